@@ -1,0 +1,3 @@
+from legacydoc.cli import main
+
+main()

@@ -1,0 +1,134 @@
+"""The command line. Thin on purpose: parse options, call the layers, pick a renderer.
+
+Importing this module must stay cheap (no numpy): it is what every invocation pays.
+"""
+
+from __future__ import annotations
+
+import enum
+import sys
+import time
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from legacydoc import __version__
+from legacydoc.errors import UsageError
+
+app = typer.Typer(
+    name="legacydoc",
+    help="A doctor for legacy Theano environments: finds driver, CUDA, cuDNN, compiler, "
+    "numpy and .theanorc mismatches before you do.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+class ProbeFormat(str, enum.Enum):
+    text = "text"
+    toml = "toml"
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo("legacydoc %s" % __version__)
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version_callback, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """legacydoc: probe the machine, diagnose it, write a working .theanorc."""
+
+
+# Options every probing command takes, after the command name.
+PythonOpt = typer.Option(
+    None,
+    "--python",
+    metavar="PATH",
+    help="The interpreter the legacy project runs in (default: active conda env or venv, "
+    "then the first python on PATH, then legacydoc's own).",
+)
+ProjectOpt = typer.Option(
+    None, "--project", metavar="DIR", help="The legacy project's folder (for .theanorc files there)."
+)
+TimeoutOpt = typer.Option(10.0, "--timeout", metavar="SECONDS", help="Limit for each external command and probe.")
+ImportCheckOpt = typer.Option(
+    False, "--import-check", help="Also import numpy, theano and pygpu in the target interpreter."
+)
+
+
+def build_context(python: Optional[str], project: Optional[Path], timeout: float, import_check: bool):
+    """A ProbeContext from the common options; bad values are usage errors."""
+    from legacydoc.probes.context import ProbeContext
+
+    if not (timeout > 0):
+        raise UsageError("--timeout: must be a positive number of seconds, got %s" % timeout)
+    if project is not None and not project.is_dir():
+        raise UsageError("%s: --project is not a directory" % project)
+    return ProbeContext(python=python, project=project, timeout=timeout, import_check=import_check)
+
+
+def probe_machine(python: Optional[str], project: Optional[Path], timeout: float, import_check: bool) -> dict:
+    """Run every probe and return the facts record."""
+    from legacydoc import facts
+    from legacydoc.probes import collect_all
+
+    ctx = build_context(python, project, timeout, import_check)
+    return facts.new_record(collect_all(ctx))
+
+
+@app.command()
+def probe(
+    save: Optional[Path] = typer.Option(None, "--save", metavar="FILE", help="Write the facts record (TOML) here."),
+    output_format: ProbeFormat = typer.Option(
+        ProbeFormat.text, "--format", help="text: a summary by area; toml: the facts record on stdout."
+    ),
+    python: Optional[str] = PythonOpt,
+    project: Optional[Path] = ProjectOpt,
+    timeout: float = TimeoutOpt,
+    import_check: bool = ImportCheckOpt,
+) -> None:
+    """Read the machine (no judging) and print what was found; --save keeps the facts."""
+    from legacydoc import facts
+    from legacydoc.render.summary import render_summary, use_color
+
+    started = time.monotonic()
+    record = probe_machine(python, project, timeout, import_check)
+    if output_format is ProbeFormat.toml:
+        typer.echo(facts.dumps(record), nl=False)
+    else:
+        typer.echo(render_summary(record, color=use_color(sys.stdout)))
+        typer.echo("probed in %.1f s" % (time.monotonic() - started))
+    if save is not None:
+        facts.save(record, save)
+        typer.echo("facts saved to %s" % save, err=output_format is ProbeFormat.toml)
+
+
+def main(argv: Optional[list] = None) -> None:
+    """Entry point: no traceback ever reaches the user."""
+    try:
+        code = app(args=argv, prog_name="legacydoc", standalone_mode=False)
+    except UsageError as exc:
+        typer.echo("legacydoc: error: %s" % exc, err=True)
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        typer.echo("legacydoc: aborted", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        typer.echo("legacydoc: interrupted", err=True)
+        sys.exit(130)
+    except Exception as exc:  # click's own usage errors and anything unexpected
+        # Duck-typed: newer typer vendors its own copy of click's exception classes.
+        if callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int):
+            exc.show()
+            sys.exit(exc.exit_code)
+        typer.echo("legacydoc: internal error: %s: %s (please report this)" % (type(exc).__name__, exc), err=True)
+        sys.exit(3)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -1,0 +1,133 @@
+"""The facts record: a plain nested mapping, saved as TOML, replayable anywhere.
+
+Layout: ``schema``, ``legacydoc_version``, ``collected_at``, then one table per area
+(:data:`TABLES`). TOML has no null, so absent facts are absent keys: :func:`prune`
+drops None values before saving, which is what makes a save/load round trip lossless.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import sys
+from pathlib import Path
+from typing import Any, Mapping, Optional
+
+from legacydoc import __version__
+from legacydoc.errors import UsageError
+
+SCHEMA = 1
+TABLES: tuple[str, ...] = (
+    "system",
+    "python",
+    "packages",
+    "gpu",
+    "cuda",
+    "cudnn",
+    "libraries",
+    "path",
+    "compilers",
+    "theano_config",
+    "env",
+)
+_MISSING = object()
+
+
+def prune(value: Any) -> Any:
+    """Drop None (TOML cannot hold it), turn tuples into lists and keys into strings."""
+    if isinstance(value, Mapping):
+        return {str(k): prune(v) for k, v in value.items() if v is not None}
+    if isinstance(value, (list, tuple)):
+        return [prune(v) for v in value if v is not None]
+    if isinstance(value, Path):
+        return str(value)
+    return value
+
+
+def new_record(tables: Mapping[str, Any], collected_at: Optional[_dt.datetime] = None) -> dict[str, Any]:
+    """A complete record: header fields first, then every table (empty when not probed)."""
+    when = collected_at or _dt.datetime.now(_dt.timezone.utc)
+    record: dict[str, Any] = {
+        "schema": SCHEMA,
+        "legacydoc_version": __version__,
+        "collected_at": when.replace(microsecond=0).isoformat(),
+    }
+    for name in TABLES:
+        record[name] = prune(tables.get(name, {}))
+    return record
+
+
+def dumps(record: Mapping[str, Any]) -> str:
+    import tomli_w
+
+    return tomli_w.dumps(prune(record))
+
+
+def save(record: Mapping[str, Any], path: Path) -> None:
+    """Write the record atomically (a temp file renamed over the target)."""
+    text = dumps(record)
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise UsageError("%s: cannot write facts file: %s" % (path, exc.strerror or exc)) from None
+
+
+def _toml_module() -> Any:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.9/3.10
+        import tomli as tomllib
+    return tomllib
+
+
+def loads(text: str, source: str = "<facts>") -> dict[str, Any]:
+    """Parse and check a facts record; every problem is a one-line UsageError."""
+    toml = _toml_module()
+    try:
+        data = toml.loads(text)
+    except toml.TOMLDecodeError as exc:
+        raise UsageError("%s: not a TOML facts file (%s)" % (source, exc)) from None
+    schema = data.get("schema", _MISSING)
+    if schema is _MISSING:
+        raise UsageError("%s: not a legacydoc facts file (no 'schema' key)" % source)
+    if schema != SCHEMA:
+        writer = data.get("legacydoc_version", "an unknown version")
+        raise UsageError(
+            "%s: facts schema %r (written by legacydoc %s); this legacydoc reads schema %d"
+            % (source, schema, writer, SCHEMA)
+        )
+    for name in TABLES:
+        if name in data and not isinstance(data[name], dict):
+            raise UsageError("%s: '%s' must be a table, found %s" % (source, name, type(data[name]).__name__))
+        data.setdefault(name, {})
+    return data
+
+
+def load(path: Path) -> dict[str, Any]:
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise UsageError("%s: cannot read facts file: %s" % (path, exc.strerror or exc)) from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError("%s: not a TOML facts file (not UTF-8 at byte %d)" % (path, exc.start)) from None
+    return loads(text, source=str(path))
+
+
+def get(record: Mapping[str, Any], dotted: str, default: Any = None) -> Any:
+    """``get(record, "gpu.nvidia_smi.rc")``: walk a dotted name; default when absent."""
+    node: Any = record
+    for part in dotted.split("."):
+        if isinstance(node, Mapping) and part in node:
+            node = node[part]
+        else:
+            return default
+    return node

@@ -1,0 +1,43 @@
+"""Environment variables that matter to a Theano setup, and only those.
+
+An allow-list, never the whole environment: tokens and passwords live in environments
+and a facts file is meant to be shared.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from legacydoc.probes.context import ProbeContext
+
+TABLES = ("env",)
+EXACT_NAMES = (
+    "PATH",
+    "LD_LIBRARY_PATH",
+    "DYLD_LIBRARY_PATH",
+    "CONDA_PREFIX",
+    "CONDA_DEFAULT_ENV",
+    "VIRTUAL_ENV",
+    "PYTHONPATH",
+    "PYTHONHOME",
+    "OMP_NUM_THREADS",
+    "GOTO_NUM_THREADS",
+    "LOCALAPPDATA",
+    "NVIDIA_VISIBLE_DEVICES",
+)
+PREFIXES = ("CUDA_", "CUDNN_", "THEANO", "AESARA", "PYTENSOR", "MKL_", "OPENBLAS_", "GPUARRAY_")
+# Even inside the allow-list, a name that looks secret is never recorded.
+SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSWORD|PASSWD|KEY|CREDENTIAL|AUTH", re.IGNORECASE)
+
+
+def is_allowed(name: str) -> bool:
+    upper = name.upper()
+    if SECRET_NAME.search(upper):
+        return False
+    return upper in EXACT_NAMES or upper.startswith(PREFIXES)
+
+
+def collect(ctx: ProbeContext) -> dict[str, Any]:
+    variables = {name: value for name, value in ctx.environ.items() if is_allowed(name)}
+    return {"variables": dict(sorted(variables.items()))}

@@ -1,0 +1,265 @@
+"""The one place in legacydoc that starts processes.
+
+Every external command goes through :func:`run_command`: an argument list (never a
+shell), a hard timeout that kills the whole process tree, output decoded the way
+Windows and Linux tools really print it, and a :class:`CommandResult` that records
+what happened instead of raising.
+"""
+
+from __future__ import annotations
+
+import codecs
+import locale
+import os
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Optional, Sequence
+
+DEFAULT_TIMEOUT_S = 10.0
+# What one command may leave in the facts record: enough to quote an error, never a dump.
+FACT_MAX_LINES = 40
+FACT_MAX_CHARS = 4000
+# What we keep in memory for parsers: bounded so a runaway tool cannot exhaust memory.
+CAPTURE_MAX_BYTES = 4 * 1024 * 1024
+_IS_WINDOWS = os.name == "nt"
+
+
+@dataclass
+class CommandResult:
+    """What one command did. ``rc`` is None when it never started or was killed."""
+
+    argv: list[str]
+    rc: Optional[int] = None
+    stdout: str = ""
+    stderr: str = ""
+    duration_s: float = 0.0
+    timed_out: bool = False
+    error: str = ""  # why it could not start (not found, permission denied, ...)
+    encoding: str = ""  # which decoding succeeded for its output
+    truncated: bool = False  # output went past CAPTURE_MAX_BYTES
+
+    @property
+    def ok(self) -> bool:
+        return self.rc == 0 and not self.timed_out and not self.error
+
+    @property
+    def output(self) -> str:
+        """stdout then stderr, as a user in a terminal would have seen them."""
+        if self.stdout and self.stderr:
+            return self.stdout.rstrip("\n") + "\n" + self.stderr
+        return self.stdout or self.stderr
+
+    def to_fact(self, max_lines: int = FACT_MAX_LINES) -> dict[str, Any]:
+        """The record of this command for the facts file (no None values)."""
+        fact: dict[str, Any] = {
+            "argv": list(self.argv),
+            "duration_s": round(self.duration_s, 3),
+            "timed_out": self.timed_out,
+        }
+        if self.rc is not None:
+            fact["rc"] = self.rc
+        if self.error:
+            fact["error"] = self.error
+        if self.encoding:
+            fact["encoding"] = self.encoding
+        text = head(self.output, max_lines)
+        if text:
+            fact["output"] = text
+        return fact
+
+
+def head(text: str, max_lines: int = FACT_MAX_LINES, max_chars: int = FACT_MAX_CHARS) -> str:
+    """The first lines of ``text``, bounded in lines and characters, right-stripped."""
+    lines = text.splitlines()[:max_lines]
+    out = "\n".join(line.rstrip() for line in lines).rstrip()
+    return out[:max_chars]
+
+
+def candidate_encodings(extra: Iterable[str] = ()) -> list[str]:
+    """UTF-8 first (what modern tools print), then the locale's encoding (cp936/GBK on
+    Chinese Windows), then anything the caller adds. Duplicates are dropped."""
+    names = ["utf-8"]
+    try:
+        names.append(locale.getpreferredencoding(False) or "")
+    except Exception:  # a broken locale must not stop the probe
+        pass
+    if _IS_WINDOWS:
+        # Console tools print in the OEM code page, which differs from the ANSI one
+        # on Western systems (cp437/cp850 vs cp1252).
+        try:
+            import ctypes
+
+            names.append("cp%d" % ctypes.windll.kernel32.GetOEMCP())  # type: ignore[attr-defined]
+        except Exception:
+            pass
+    names.extend(extra)
+    seen: list[str] = []
+    for name in names:
+        try:
+            canonical = codecs.lookup(name).name
+        except LookupError:
+            continue
+        if canonical not in seen:
+            seen.append(canonical)
+    return seen
+
+
+def decode_output(data: bytes, encodings: Sequence[str] = ()) -> tuple[str, str]:
+    """Decode tool output. Returns (text, encoding used); never raises.
+
+    A UTF-8 BOM is dropped; CRLF becomes LF. When no encoding decodes cleanly, UTF-8
+    with replacement characters is the last resort (reported as ``utf-8/replace``).
+    """
+    if not data:
+        return "", ""
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    for name in encodings or candidate_encodings():
+        try:
+            text = data.decode(name)
+        except (UnicodeDecodeError, LookupError):
+            continue
+        return _normalise_newlines(text), name
+    return _normalise_newlines(data.decode("utf-8", errors="replace")), "utf-8/replace"
+
+
+def _normalise_newlines(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _kill_tree(proc: subprocess.Popen) -> None:
+    """Kill the process and everything it started (it runs in its own group)."""
+    try:
+        if _IS_WINDOWS:
+            # taskkill /T walks the child tree; it is the documented way to do this.
+            subprocess.run(
+                ["taskkill", "/F", "/T", "/PID", str(proc.pid)],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                timeout=5,
+            )
+        else:
+            os.killpg(proc.pid, signal.SIGKILL)
+    except Exception:
+        pass
+    try:
+        proc.kill()
+    except Exception:
+        pass
+
+
+def _read_bounded(stream: Any, sink: list[bytes], flag: list[bool]) -> None:
+    """Drain a pipe, keeping at most CAPTURE_MAX_BYTES (a runaway tool must not fill memory)."""
+    kept = 0
+    try:
+        while True:
+            chunk = stream.read(65536)
+            if not chunk:
+                break
+            if kept < CAPTURE_MAX_BYTES:
+                sink.append(chunk[: CAPTURE_MAX_BYTES - kept])
+                kept += len(sink[-1])
+                if kept >= CAPTURE_MAX_BYTES:
+                    flag[0] = True
+    except Exception:
+        pass
+
+
+def run_command(
+    argv: Sequence[str],
+    timeout: float = DEFAULT_TIMEOUT_S,
+    env: Optional[Mapping[str, str]] = None,
+    cwd: Optional[str] = None,
+    encodings: Sequence[str] = (),
+    stdin_text: Optional[str] = None,
+) -> CommandResult:
+    """Run ``argv`` (a list, no shell) for at most ``timeout`` seconds. Never raises."""
+    argv = [str(a) for a in argv]
+    result = CommandResult(argv=argv)
+    if not argv:
+        result.error = "empty command"
+        return result
+    kwargs: dict[str, Any] = {}
+    if _IS_WINDOWS:
+        kwargs["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0) | getattr(
+            subprocess, "CREATE_NO_WINDOW", 0
+        )
+    else:
+        kwargs["start_new_session"] = True  # own process group, so the tree can be killed
+    started = time.monotonic()
+    try:
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE if stdin_text is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=dict(env) if env is not None else None,
+            cwd=cwd,
+            **kwargs,
+        )
+    except OSError as exc:
+        result.error = "%s: %s" % (type(exc).__name__, exc.strerror or exc)
+        result.duration_s = time.monotonic() - started
+        return result
+    except (ValueError, TypeError) as exc:  # e.g. NUL byte in an argument
+        result.error = "%s: %s" % (type(exc).__name__, exc)
+        return result
+
+    out_chunks: list[bytes] = []
+    err_chunks: list[bytes] = []
+    out_flag, err_flag = [False], [False]
+    readers = [
+        threading.Thread(target=_read_bounded, args=(proc.stdout, out_chunks, out_flag), daemon=True),
+        threading.Thread(target=_read_bounded, args=(proc.stderr, err_chunks, err_flag), daemon=True),
+    ]
+    for reader in readers:
+        reader.start()
+    if stdin_text is not None and proc.stdin is not None:
+        try:
+            proc.stdin.write(stdin_text.encode("utf-8"))
+            proc.stdin.close()
+        except OSError:
+            pass
+    try:
+        proc.wait(timeout=max(timeout, 0.01))
+    except subprocess.TimeoutExpired:
+        result.timed_out = True
+        _kill_tree(proc)
+        try:
+            proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            pass
+    # Grandchildren that escaped the group may hold the pipes open: don't wait on them forever.
+    for reader in readers:
+        reader.join(timeout=1.0)
+    result.duration_s = time.monotonic() - started
+    if not result.timed_out:
+        result.rc = proc.returncode
+    for stream in (proc.stdout, proc.stderr, proc.stdin):
+        try:
+            if stream is not None:
+                stream.close()
+        except Exception:
+            pass
+    result.truncated = out_flag[0] or err_flag[0]
+    codecs_to_try = list(encodings) or candidate_encodings()
+    result.stdout, enc_out = decode_output(b"".join(out_chunks), codecs_to_try)
+    result.stderr, enc_err = decode_output(b"".join(err_chunks), codecs_to_try)
+    result.encoding = enc_out or enc_err
+    return result
+
+
+@dataclass
+class CommandLog:
+    """Every command run during one probe session, for support reports."""
+
+    results: list[CommandResult] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def add(self, result: CommandResult) -> None:
+        with self._lock:
+            self.results.append(result)
+

@@ -1,0 +1,133 @@
+"""The machine itself: OS, CPU and memory.
+
+Memory comes from the OS's own interface (Linux /proc/meminfo, Windows
+GlobalMemoryStatusEx, macOS sysctl); the CPU's flags matter for the GEMM baseline
+(AVX-512 / AVX2+FMA / AVX / SSE decide the machine's peak).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import re
+from pathlib import Path
+from typing import Any
+
+from legacydoc.probes.context import ProbeContext
+
+TABLES = ("system",)
+# The vector-width flags the bench needs; the full /proc/cpuinfo list is long and noisy.
+INTERESTING_FLAGS = ("sse2", "sse4_2", "avx", "avx2", "fma", "avx512f", "avx512_vnni", "hypervisor")
+
+
+def parse_meminfo(text: str) -> dict[str, int]:
+    """MemTotal/MemAvailable (kB in the file) as MiB. Missing lines are left out."""
+    out: dict[str, int] = {}
+    for line in text.splitlines():
+        match = re.match(r"^(MemTotal|MemAvailable|MemFree):\s+(\d+)\s*kB", line)
+        if match:
+            key = {"MemTotal": "memory_total_mib", "MemAvailable": "memory_available_mib", "MemFree": "_free"}[
+                match.group(1)
+            ]
+            out[key] = int(match.group(2)) // 1024
+    if "memory_available_mib" not in out and "_free" in out:
+        out["memory_available_mib"] = out["_free"]  # kernels before 3.14 have no MemAvailable
+    out.pop("_free", None)
+    return out
+
+
+def parse_cpuinfo(text: str) -> dict[str, Any]:
+    """CPU model, MHz and the vector flags from Linux /proc/cpuinfo (first processor)."""
+    out: dict[str, Any] = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        if not sep:
+            continue
+        key, value = key.strip(), value.strip()
+        if key == "model name" and "cpu_model" not in out:
+            out["cpu_model"] = value
+        elif key == "cpu MHz" and "cpu_mhz" not in out:
+            try:
+                out["cpu_mhz"] = round(float(value))
+            except ValueError:
+                pass
+        elif key == "flags" and "cpu_flags" not in out:
+            present = set(value.split())
+            out["cpu_flags"] = [flag for flag in INTERESTING_FLAGS if flag in present]
+    return out
+
+
+def _read_text(path: str, limit: int = 1 << 20) -> str:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(limit).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _windows_memory() -> dict[str, int]:
+    import ctypes
+
+    class MemoryStatusEx(ctypes.Structure):
+        _fields_ = [
+            ("dwLength", ctypes.c_ulong),
+            ("dwMemoryLoad", ctypes.c_ulong),
+            ("ullTotalPhys", ctypes.c_ulonglong),
+            ("ullAvailPhys", ctypes.c_ulonglong),
+            ("ullTotalPageFile", ctypes.c_ulonglong),
+            ("ullAvailPageFile", ctypes.c_ulonglong),
+            ("ullTotalVirtual", ctypes.c_ulonglong),
+            ("ullAvailVirtual", ctypes.c_ulonglong),
+            ("ullAvailExtendedVirtual", ctypes.c_ulonglong),
+        ]
+
+    status = MemoryStatusEx()
+    status.dwLength = ctypes.sizeof(MemoryStatusEx)
+    if not ctypes.windll.kernel32.GlobalMemoryStatusEx(ctypes.byref(status)):  # type: ignore[attr-defined]
+        return {}
+    return {
+        "memory_total_mib": status.ullTotalPhys // (1 << 20),
+        "memory_available_mib": status.ullAvailPhys // (1 << 20),
+    }
+
+
+def _sysctl(ctx: ProbeContext, name: str) -> str:
+    result = ctx.run(["sysctl", "-n", name])
+    return result.stdout.strip() if result.ok else ""
+
+
+def collect(ctx: ProbeContext) -> dict[str, Any]:
+    uname = platform.uname()
+    facts: dict[str, Any] = {
+        "os": ctx.family,
+        "os_name": uname.system,
+        "os_release": uname.release,
+        "os_version": uname.version,
+        "machine": uname.machine,
+        "logical_cores": os.cpu_count() or 0,
+        "python_platform": platform.platform(),
+    }
+    if ctx.family == "linux":
+        facts.update(parse_cpuinfo(_read_text("/proc/cpuinfo")))
+        facts.update(parse_meminfo(_read_text("/proc/meminfo")))
+        if Path("/proc/sys/fs/binfmt_misc/WSLInterop").exists() or "microsoft" in uname.release.lower():
+            facts["wsl"] = True
+    elif ctx.is_windows:
+        facts["cpu_model"] = platform.processor() or ctx.env("PROCESSOR_IDENTIFIER")
+        try:
+            facts.update(_windows_memory())
+        except Exception as exc:  # ctypes missing or the call failed: record, go on
+            facts["memory_error"] = "%s: %s" % (type(exc).__name__, exc)
+        # Windows keeps no flags list; the bench falls back to what numpy reports.
+    elif ctx.family == "darwin":
+        facts["cpu_model"] = _sysctl(ctx, "machdep.cpu.brand_string")
+        total = _sysctl(ctx, "hw.memsize")
+        if total.isdigit():
+            facts["memory_total_mib"] = int(total) // (1 << 20)
+        features = (_sysctl(ctx, "machdep.cpu.features") + " " + _sysctl(ctx, "machdep.cpu.leaf7_features")).lower()
+        facts["cpu_flags"] = [
+            flag for flag in INTERESTING_FLAGS if flag.replace("_", "") in features.replace(".", "").split()
+        ]
+    if not facts.get("cpu_model"):
+        facts["cpu_model"] = platform.processor() or uname.machine
+    return facts

@@ -1,0 +1,1 @@
+"""Renderers: the probe summary now; text, markdown and JSON reports later."""

@@ -1,0 +1,240 @@
+"""A readable summary of a facts record, one block per area.
+
+It reports what was *seen*, never a verdict (that is `check`'s job); a probe that
+failed is shown as such, so the user knows what could not be read.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Mapping, TextIO
+
+AreaLines = Callable[[Mapping[str, Any]], list[str]]
+
+
+def use_color(stream: TextIO) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set (no-color.org)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    try:
+        return stream.isatty()
+    except Exception:
+        return False
+
+
+def _command_line(fact: Mapping[str, Any]) -> str:
+    """'rc 255: Failed to initialize NVML: Unknown Error' style description of a command."""
+    if not isinstance(fact, Mapping):
+        return ""
+    if fact.get("timed_out"):
+        return "timed out after %.1f s" % fact.get("duration_s", 0)
+    if fact.get("error"):
+        return str(fact["error"])
+    first = str(fact.get("output", "")).strip().splitlines()
+    return "rc %s%s" % (fact.get("rc", "?"), (": " + first[0]) if first else "")
+
+
+def _system(t: Mapping[str, Any]) -> list[str]:
+    mem = ""
+    if "memory_total_mib" in t:
+        mem = ", %.1f GiB RAM" % (t["memory_total_mib"] / 1024)
+        if "memory_available_mib" in t:
+            mem += " (%.1f GiB free)" % (t["memory_available_mib"] / 1024)
+    flags = t.get("cpu_flags")
+    line = "%s %s (%s), %s, %s logical cores%s" % (
+        t.get("os_name", "?"),
+        t.get("os_release", ""),
+        t.get("machine", "?"),
+        t.get("cpu_model", "unknown CPU"),
+        t.get("logical_cores", "?"),
+        mem,
+    )
+    lines = [line]
+    if flags:
+        lines.append("CPU vector flags: " + " ".join(flags))
+    return lines
+
+
+def _python(t: Mapping[str, Any]) -> list[str]:
+    if not t.get("probe_ok", "version" in t):
+        cmd = t.get("command", {})
+        return ["could not probe %s: %s" % (t.get("executable_requested", "the target python"), _command_line(cmd))]
+    return [
+        "Python %s (%s-bit, %s) at %s [chosen by %s]"
+        % (
+            t.get("version", "?"),
+            t.get("bits", "?"),
+            t.get("env_kind", "?"),
+            t.get("executable", t.get("executable_requested", "?")),
+            t.get("selected_by", "?"),
+        )
+    ]
+
+
+def _packages(t: Mapping[str, Any]) -> list[str]:
+    found = [
+        "%s %s" % (v.get("name", k), v.get("version", "?"))
+        for k, v in sorted(t.items())
+        if isinstance(v, Mapping) and "version" in v
+    ]
+    lines = [", ".join(found) if found else "none of the packages that matter is installed"]
+    claimed = t.get("theano_claimed_by")
+    if isinstance(claimed, list) and len(claimed) > 1:
+        lines.append("the theano package directory is claimed by: " + ", ".join(map(str, claimed)))
+    return lines
+
+
+def _gpu(t: Mapping[str, Any]) -> list[str]:
+    smi = t.get("nvidia_smi", {})
+    if not smi.get("found", False):
+        return ["nvidia-smi not found"]
+    lines = []
+    if smi.get("rc", 0) != 0 or smi.get("timed_out"):
+        first = str(smi.get("output", "")).strip().splitlines()
+        if smi.get("timed_out"):
+            lines.append("nvidia-smi at %s timed out" % smi.get("path", "?"))
+        else:
+            lines.append("nvidia-smi rc %s%s" % (smi.get("rc", "?"), (": " + first[0]) if first else ""))
+    if t.get("driver_version"):
+        cuda = " (driver supports CUDA %s)" % t["driver_cuda_version"] if t.get("driver_cuda_version") else ""
+        lines.append("NVIDIA driver %s%s" % (t["driver_version"], cuda))
+    for dev in t.get("devices", []) or []:
+        cc = ", compute %s" % dev["compute_capability"] if dev.get("compute_capability") else ""
+        mem = ", %s MiB" % dev["memory_total_mib"] if dev.get("memory_total_mib") else ""
+        lines.append("GPU %s: %s%s%s" % (dev.get("index", "?"), dev.get("name", "?"), mem, cc))
+    return lines or ["nvidia-smi found at %s" % smi.get("path", "?")]
+
+
+def _cuda(t: Mapping[str, Any]) -> list[str]:
+    lines = []
+    nvcc = t.get("nvcc", {})
+    if nvcc.get("found"):
+        lines.append("nvcc %s on PATH: %s" % (nvcc.get("version_full", nvcc.get("version", "?")), nvcc.get("path", "?")))
+    else:
+        lines.append("no nvcc on PATH")
+    for kit in t.get("toolkits", []) or []:
+        lines.append(
+            "toolkit %s at %s (found by %s)"
+            % (kit.get("version", "unknown version"), kit.get("root", "?"), ", ".join(kit.get("found_by", [])) or "?")
+        )
+    return lines
+
+
+def _cudnn(t: Mapping[str, Any]) -> list[str]:
+    headers = t.get("headers", []) or []
+    libs = t.get("libraries", []) or []
+    if not headers and not libs:
+        return ["no cuDNN header or library found"]
+    lines = ["cuDNN %s header at %s" % (h.get("version", "?"), h.get("path", "?")) for h in headers]
+    if libs:
+        lines.append("cuDNN libraries: " + ", ".join(str(lib.get("name", "?")) for lib in libs[:6]))
+    return lines
+
+
+def _libraries(t: Mapping[str, Any]) -> list[str]:
+    winners = t.get("winner", {}) or {}
+    if not winners:
+        return ["no CUDA runtime, cuBLAS, NVRTC or cuDNN library on the loader path"]
+    lines = []
+    for kind in sorted(winners):
+        win = winners[kind]
+        if isinstance(win, Mapping):
+            cuda = " (CUDA %s)" % win["cuda"] if win.get("cuda") else ""
+            lines.append("%s: %s%s" % (kind, win.get("path", win.get("name", "?")), cuda))
+    return lines
+
+
+def _path(t: Mapping[str, Any]) -> list[str]:
+    entries = t.get("entries", []) or []
+    missing = sum(1 for e in entries if isinstance(e, Mapping) and not e.get("exists", True))
+    dups = t.get("duplicates", 0)
+    lines = ["%d PATH entries (%d missing, %d duplicates)" % (len(entries), missing, dups)]
+    for shadow in t.get("shadowed", []) or []:
+        if isinstance(shadow, Mapping):
+            lines.append(
+                "%s found %d times; first: %s"
+                % (shadow.get("tool", "?"), 1 + len(shadow.get("others", [])), shadow.get("winner", "?"))
+            )
+    return lines
+
+
+def _compilers(t: Mapping[str, Any]) -> list[str]:
+    lines = []
+    gxx = t.get("gxx", {})
+    if gxx.get("found"):
+        extra = ", ".join(str(gxx[k]) for k in ("target", "thread_model", "exception_model") if gxx.get(k))
+        lines.append("g++ %s at %s%s" % (gxx.get("version", "?"), gxx.get("path", "?"), (" (%s)" % extra) if extra else ""))
+    else:
+        lines.append("no g++ found")
+    others = t.get("gxx_all", []) or []
+    if len(others) > 1:
+        lines.append("%d g++ toolchains on PATH" % len(others))
+    msvc = t.get("msvc", {})
+    if msvc.get("found"):
+        lines.append("MSVC cl.exe %s at %s" % (msvc.get("version", "?"), msvc.get("path", "?")))
+    return lines
+
+
+def _theano_config(t: Mapping[str, Any]) -> list[str]:
+    lines = []
+    for f in t.get("files", []) or []:
+        if isinstance(f, Mapping):
+            state = "exists" if f.get("exists") else "absent"
+            lines.append("%s (%s, %s)" % (f.get("path", "?"), f.get("from", "?"), state))
+    for f in t.get("unread_files", []) or []:
+        if isinstance(f, Mapping):
+            lines.append("%s exists but Theano will not read it" % f.get("path", "?"))
+    flags = t.get("flags", {}) or {}
+    for name, value in sorted(flags.items()):
+        lines.append("%s=%s" % (name, value))
+    cache = t.get("compiledir", {}) or {}
+    if cache.get("base_compiledir"):
+        lines.append(
+            "compile cache %s (%s%s)"
+            % (
+                cache["base_compiledir"],
+                "exists" if cache.get("exists") else "absent",
+                ", not writable" if cache.get("exists") and not cache.get("writable", True) else "",
+            )
+        )
+    return lines or ["no Theano config file found"]
+
+
+def _env(t: Mapping[str, Any]) -> list[str]:
+    names = [n for n in (t.get("variables", {}) or {}) if n not in ("PATH", "LD_LIBRARY_PATH")]
+    return ["set: " + ", ".join(names)] if names else ["no CUDA/Theano/BLAS variables set"]
+
+
+AREAS: tuple[tuple[str, str, AreaLines], ...] = (
+    ("system", "System", _system),
+    ("python", "Python", _python),
+    ("packages", "Packages", _packages),
+    ("gpu", "GPU and driver", _gpu),
+    ("cuda", "CUDA toolkits", _cuda),
+    ("cudnn", "cuDNN", _cudnn),
+    ("libraries", "Loader (libraries)", _libraries),
+    ("path", "PATH", _path),
+    ("compilers", "Compilers", _compilers),
+    ("theano_config", "Theano config", _theano_config),
+    ("env", "Environment", _env),
+)
+
+
+def render_summary(record: Mapping[str, Any], color: bool = False) -> str:
+    bold = ("\033[1m", "\033[0m") if color else ("", "")
+    out = []
+    for table, title, describe in AREAS:
+        facts = record.get(table, {}) or {}
+        out.append("%s%s%s" % (bold[0], title, bold[1]))
+        if facts.get("probe_error"):
+            out.append("  probe failed: %s" % facts["probe_error"])
+            continue
+        try:
+            lines = describe(facts)
+        except Exception as exc:  # a surprising facts file must not break the summary
+            lines = ["(cannot summarise: %s: %s)" % (type(exc).__name__, exc)]
+        out.extend("  " + line for line in lines)
+    return "\n".join(out)
+
+
+__all__ = ["render_summary", "use_color"]

@@ -1,0 +1,1 @@
+"""Rule packs and knowledge tables (TOML data), shipped as ``legacydoc.rules``."""

@@ -1,0 +1,98 @@
+"""The command line, run as a user runs it: a real process, real exit codes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, posix_only
+from legacydoc import __version__, facts
+
+
+def run_cli(*args: str, env: dict | None = None, cwd: Path = REPO, timeout: float = 120) -> subprocess.CompletedProcess:
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    # Run the checkout's package (the same one the tests import).
+    full_env["PYTHONPATH"] = str(REPO) + os.pathsep + full_env.get("PYTHONPATH", "")
+    return subprocess.run(
+        [sys.executable, "-m", "legacydoc", *args],
+        cwd=str(cwd),
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def test_version() -> None:
+    proc = run_cli("--version")
+    assert proc.returncode == 0
+    assert proc.stdout.strip() == "legacydoc %s" % __version__
+
+
+def test_help_lists_probe() -> None:
+    proc = run_cli("--help")
+    assert proc.returncode == 0
+    assert "probe" in proc.stdout
+
+
+def test_importing_the_cli_does_not_import_numpy() -> None:
+    code = "import sys, legacydoc.cli; print('numpy' in sys.modules)"
+    proc = subprocess.run([sys.executable, "-c", code], cwd=str(REPO), capture_output=True, text=True)
+    assert proc.stdout.strip() == "False", proc.stderr
+
+
+def test_probe_save_loads_back_equal(tmp_path: Path) -> None:
+    target = tmp_path / "f.toml"
+    proc = run_cli("probe", "--save", str(target), "--timeout", "20", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "facts saved to" in proc.stdout
+    record = facts.load(target)
+    assert record["schema"] == 1
+    assert set(facts.TABLES) <= set(record)
+    assert record["system"]["logical_cores"] == os.cpu_count()
+    # A second save of the loaded record is byte-identical: nothing lost or reordered.
+    again = tmp_path / "g.toml"
+    facts.save(record, again)
+    assert again.read_bytes() == target.read_bytes()
+
+
+def test_probe_format_toml_prints_the_record(tmp_path: Path) -> None:
+    proc = run_cli("probe", "--format", "toml", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    record = facts.loads(proc.stdout)
+    assert record["system"]["os"] in ("linux", "windows", "darwin")
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (("probe", "--timeout", "0"), "--timeout: must be a positive number"),
+        (("probe", "--timeout", "-3"), "--timeout: must be a positive number"),
+        (("probe", "--project", "/no/such/dir"), "--project is not a directory"),
+    ],
+)
+def test_bad_options_exit_2_with_one_line(args: tuple, fragment: str) -> None:
+    proc = run_cli(*args)
+    assert proc.returncode == 2
+    assert fragment in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in proc.stderr
+
+
+def test_unknown_option_is_usage_error() -> None:
+    proc = run_cli("probe", "--no-such-option")
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+
+
+def test_save_to_unwritable_place_is_one_line(tmp_path: Path) -> None:
+    proc = run_cli("probe", "--save", str(tmp_path / "missing-dir" / "f.toml"), cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "cannot write facts file" in proc.stderr
+    assert "Traceback" not in proc.stderr
