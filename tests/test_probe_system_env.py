@@ -1,0 +1,77 @@
+"""system and env probes: recorded /proc files, the environment allow-list."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import tomli_w
+
+from conftest import DATA
+from legacydoc.probes import env, system
+from legacydoc.probes.context import ProbeContext
+
+
+def test_meminfo_recorded_linux() -> None:
+    text = (DATA / "proc" / "meminfo-linux-6.18.txt").read_text()
+    out = system.parse_meminfo(text)
+    total_kb = int(next(l for l in text.splitlines() if l.startswith("MemTotal")).split()[1])
+    assert out["memory_total_mib"] == total_kb // 1024
+    assert 0 < out["memory_available_mib"] <= out["memory_total_mib"]
+
+
+def test_meminfo_old_kernel_without_memavailable() -> None:
+    out = system.parse_meminfo((DATA / "proc" / "meminfo-linux-3.10-no-available.txt").read_text())
+    assert out == {"memory_total_mib": 3951, "memory_available_mib": 120}
+
+
+def test_meminfo_garbage_and_empty() -> None:
+    assert system.parse_meminfo("") == {}
+    assert system.parse_meminfo("MemTotal: lots\n\x00\xff") == {}
+
+
+def test_cpuinfo_recorded_vm() -> None:
+    out = system.parse_cpuinfo((DATA / "proc" / "cpuinfo-epyc-vm.txt").read_text())
+    assert out["cpu_model"] == "AMD EPYC"
+    assert out["cpu_mhz"] == 2596
+    assert "avx2" in out["cpu_flags"] and "fma" in out["cpu_flags"] and "hypervisor" in out["cpu_flags"]
+
+
+def test_cpuinfo_truncated() -> None:
+    assert system.parse_cpuinfo("processor\t: 0\nmodel name\t: Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz\nflags\t: sse2 av") == {
+        "cpu_model": "Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz",
+        "cpu_flags": ["sse2"],
+    }
+
+
+def test_system_collect_here(tmp_path: Path) -> None:
+    facts = system.collect(ProbeContext(cwd=tmp_path))
+    assert facts["logical_cores"] == os.cpu_count()
+    assert facts["os"] in ("linux", "windows", "darwin")
+    tomli_w.dumps(facts)
+
+
+def test_env_is_an_allow_list_without_secrets(tmp_path: Path) -> None:
+    environ = {
+        "PATH": "/usr/bin",
+        "CUDA_PATH": "/usr/local/cuda",
+        "CUDA_PATH_V10_2": "/opt/cuda-10.2",
+        "THEANO_FLAGS": "floatX=float32",
+        "MKL_THREADING_LAYER": "GNU",
+        "OMP_NUM_THREADS": "4",
+        "HOME": "/home/alice",
+        "AWS_SECRET_ACCESS_KEY": "xyz",
+        "CUDA_API_TOKEN": "leak-me-not",
+        "GITHUB_TOKEN": "ghp_x",
+        "USER": "alice",
+    }
+    out = env.collect(ProbeContext(environ=environ, cwd=tmp_path))
+    assert set(out["variables"]) == {
+        "PATH",
+        "CUDA_PATH",
+        "CUDA_PATH_V10_2",
+        "THEANO_FLAGS",
+        "MKL_THREADING_LAYER",
+        "OMP_NUM_THREADS",
+    }
+    assert "leak-me-not" not in tomli_w.dumps(out)
