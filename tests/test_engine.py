@@ -1,0 +1,191 @@
+"""The rule engine: validation on load, data-only conditions, templating, ordering, folding."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from legacydoc import engine
+from legacydoc.engine import RuleError, evaluate, fill, load_rule_file, matches, rule_from_table
+
+FACTS = {
+    "schema": 1,
+    "python": {"version": "3.13.0", "probe_ok": True},
+    "packages": {
+        "numpy": {"name": "numpy", "version": "2.2.1"},
+        "theano": {"name": "Theano", "version": "1.0.5"},
+    },
+    "gpu": {
+        "nvidia_smi": {"found": True, "rc": 255, "output": "Failed to initialize NVML: Unknown Error"},
+        "devices": [
+            {"index": 0, "name": "GeForce GTX 1660 SUPER", "compute_capability": "7.5"},
+            {"index": 1, "name": "Tesla K80", "compute_capability": "3.7"},
+        ],
+    },
+    "system": {"logical_cores": 8, "cpu_flags": ["avx", "avx2"]},
+}
+
+
+def base_rule(**over) -> dict:
+    table = {
+        "id": "T001",
+        "name": "test-rule",
+        "area": "packages",
+        "layer": "versions",
+        "severity": "error",
+        "title": "numpy {packages.numpy.version} with Theano {packages.theano.version}",
+        "why": "because",
+        "fix": ['pip install "numpy<1.24"'],
+        "when": [{"fact": "packages.numpy.version", "version": ">=1.24"}],
+    }
+    table.update(over)
+    return table
+
+
+@pytest.mark.parametrize(
+    "cond, expected",
+    [
+        ({"fact": "packages.numpy.version", "version": ">=2"}, True),
+        ({"fact": "packages.numpy.version", "version": ">=1.22,<1.24"}, False),
+        ({"fact": "packages.scipy.version", "version": ">=0"}, False),  # absent fact
+        ({"fact": "packages.scipy", "exists": False}, True),
+        ({"fact": "packages.numpy", "exists": True}, True),
+        ({"fact": "gpu.nvidia_smi.rc", "equals": 255}, True),
+        ({"fact": "gpu.nvidia_smi.rc", "not_equals": 0}, True),
+        ({"fact": "gpu.nvidia_smi.rc", "in": [9, 255]}, True),
+        ({"fact": "gpu.nvidia_smi.rc", "not_in": [9, 255]}, False),
+        ({"fact": "gpu.nvidia_smi.output", "matches": "NVML: Unknown Error"}, True),
+        ({"fact": "system.logical_cores", "ge": 8}, True),
+        ({"fact": "system.logical_cores", "lt": 8}, False),
+        ({"fact": "system.cpu_flags", "contains": "avx512f"}, False),
+        ({"fact": "system.cpu_flags", "empty": False}, True),
+        ({"not": {"fact": "system.cpu_flags", "contains": "avx2"}}, False),
+        ({"any": [{"fact": "gpu.nvidia_smi.rc", "equals": 0}, {"fact": "python.version", "version": ">=3.12"}]}, True),
+        ({"all": [{"fact": "gpu.nvidia_smi.rc", "equals": 0}, {"fact": "python.version", "version": ">=3.12"}]}, False),
+        ({"some": "gpu.devices", "where": {"fact": "item.compute_capability", "version": "<5"}}, True),
+        ({"none": "gpu.devices", "where": {"fact": "item.name", "matches": "RTX"}}, True),
+        ({"some": "gpu.missing_list", "where": {"fact": "item.name", "exists": True}}, False),
+        # numeric compare on a string that is not a number is simply false
+        ({"fact": "python.version", "gt": 3}, False),
+    ],
+)
+def test_conditions(cond: dict, expected: bool) -> None:
+    engine._validate_condition(cond, "t.toml", "T", False)
+    assert matches(cond, FACTS) is expected
+
+
+@pytest.mark.parametrize(
+    "override, message",
+    [
+        ({"severity": "fatal"}, "severity 'fatal'"),
+        ({"layer": "misc"}, "layer 'misc'"),
+        ({"colour": "red"}, "unknown key 'colour'"),
+        ({"when": [{"fact": "packages.numpy.version", "newer_than": "1"}]}, "unknown operator 'newer_than'"),
+        ({"when": [{"fact": "pakages.numpy.version", "version": ">1"}]}, "unknown fact name 'pakages.numpy.version'"),
+        ({"when": [{"fact": "packages.numpy.version", "version": "~~1"}]}, "bad version specifier"),
+        ({"when": [{"fact": "gpu.nvidia_smi.output", "matches": "("}]}, "bad regular expression"),
+        ({"when": [{"fact": "gpu.nvidia_smi.rc", "in": 9}]}, "'in' needs a list"),
+        ({"when": [{"fact": "gpu.nvidia_smi.rc", "equals": 9, "in": [9]}]}, "exactly one operator"),
+        ({"when": [{"fact": "item.name", "exists": True}]}, "'item.name' used outside"),
+        ({"when": [{"eval": "1"}]}, "unknown condition keys eval"),
+        ({"title": "cpu {system.cpu_modle}"}, "unknown fact name 'system.cpu_modle'"),
+        ({"fix": 3}, "'fix' must be a string or a list of strings"),
+    ],
+)
+def test_validation_errors_are_one_line_naming_file_and_rule(override: dict, message: str) -> None:
+    table = base_rule(**override)
+    with pytest.raises(RuleError) as err:
+        rule_from_table(table, "rules/x.toml")
+    text = str(err.value)
+    assert message in text
+    assert text.startswith("rules/x.toml: rule T001: ")
+    assert "\n" not in text
+
+
+def test_missing_key() -> None:
+    table = base_rule()
+    del table["why"]
+    with pytest.raises(RuleError, match="missing key 'why'"):
+        rule_from_table(table, "x.toml")
+
+
+def test_fill_templates() -> None:
+    assert fill("numpy {packages.numpy.version}, scipy {packages.scipy.version}", FACTS) == "numpy 2.2.1, scipy ?"
+    assert fill("{item.name} ({item.compute_capability})", FACTS, FACTS["gpu"]["devices"][1]) == "Tesla K80 (3.7)"
+    assert fill("flags {system.cpu_flags}", FACTS) == "flags avx, avx2"
+
+
+def test_for_each_fires_once_per_matching_item() -> None:
+    rule = rule_from_table(
+        base_rule(
+            area="gpu",
+            layer="drivers",
+            title="{item.name} is compute {item.compute_capability}",
+            for_each="gpu.devices",
+            when={"fact": "item.compute_capability", "version": "<5"},
+        ),
+        "x.toml",
+    )
+    diags = evaluate([rule], FACTS)
+    assert [d.title for d in diags] == ["Tesla K80 is compute 3.7"]
+    assert diags[0].evidence == {"item.compute_capability": "3.7"}
+
+
+def _rule(rid: str, name: str, layer: str, severity: str = "error", explains: tuple = (), when=None) -> engine.Rule:
+    return rule_from_table(
+        base_rule(
+            id=rid,
+            name=name,
+            layer=layer,
+            severity=severity,
+            explains=list(explains),
+            title=name,
+            when=when or {"fact": "schema", "equals": 1},
+        ),
+        "x.toml",
+    )
+
+
+def test_order_is_layer_then_severity_and_echoes_fold_under_the_cause() -> None:
+    rules = [
+        _rule("P1", "slow", "performance", "warning"),
+        _rule("C1", "config-bad", "config"),
+        _rule("V2", "info-version", "versions", "info"),
+        _rule("D1", "driver-broken", "drivers", explains=("cuda-unusable",)),
+        _rule("L1", "cuda-unusable", "libraries"),
+        _rule("V1", "python-too-new", "versions"),
+        _rule("X1", "never", "versions", when={"fact": "schema", "equals": 2}),
+    ]
+    diags = evaluate(rules, FACTS)
+    assert [d.id for d in diags] == ["V1", "V2", "D1", "C1", "P1"]
+    driver = diags[2]
+    assert driver.explains == ["L1"]
+    assert [f.id for f in driver.folded] == ["L1"]
+    assert driver.to_dict()["explains"] == ["L1"]
+
+
+def test_load_rule_file_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "broken.toml"
+    bad.write_text("[[rule]]\nid = 'A'\nthis is not toml")
+    with pytest.raises(RuleError, match="broken.toml: not valid TOML"):
+        load_rule_file(bad)
+    other = tmp_path / "other.toml"
+    other.write_text("[something]\nx = 1\n")
+    with pytest.raises(RuleError, match="unknown top-level key 'something'"):
+        load_rule_file(other)
+
+
+def test_load_rules_rejects_duplicates_and_unknown_explains(tmp_path: Path) -> None:
+    import tomli_w
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "a.toml").write_text(tomli_w.dumps({"rule": [base_rule(), base_rule(name="other")]}))
+    with pytest.raises(RuleError, match="duplicate id"):
+        engine.load_rules([pack], include_builtin=False)
+    (pack / "a.toml").write_text(tomli_w.dumps({"rule": [base_rule(explains=["ghost"])]}))
+    with pytest.raises(RuleError, match="explains unknown rule 'ghost'"):
+        engine.load_rules([pack], include_builtin=False)
+    with pytest.raises(RuleError, match="rules directory not found"):
+        engine.load_rules([tmp_path / "nope"], include_builtin=False)
