@@ -1,0 +1,339 @@
+"""The gpu probe: what nvidia-smi says about the NVIDIA driver and the GPUs.
+
+It runs at most three commands, in this order:
+
+1. ``nvidia-smi --query-gpu=<fields> --format=csv,noheader,nounits`` (machine-readable
+   device list);
+2. the same query without ``compute_cap``, only when the driver rejected that field
+   (drivers before about R510 do);
+3. plain ``nvidia-smi``, whose header box is the only place older drivers print the
+   highest CUDA version they support.
+
+Each command is recorded verbatim (``CommandResult.to_fact``) beside the parsed values,
+so a rule can quote what the user would have seen. After a timeout nothing more is run:
+a hung nvidia-smi usually means a hung driver, and every further call would hang too.
+On Linux the kernel module's own version is read from /proc/driver/nvidia/version,
+because "Driver/library version mismatch" is the two disagreeing.
+
+The probe records; it does not judge.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Callable, Optional, Sequence
+
+from legacydoc.probes.context import ProbeContext
+from legacydoc.probes.run import CommandResult, head
+
+TABLES = ("gpu",)
+
+# The query we ask for. Order matters: parse_query_csv maps columns by position.
+QUERY_FIELDS: tuple[str, ...] = ("index", "name", "memory.total", "driver_version", "compute_cap", "pci.bus_id")
+# Older drivers reject compute_cap as a query field; everything else here is ancient.
+QUERY_FIELDS_NO_CC: tuple[str, ...] = tuple(f for f in QUERY_FIELDS if f != "compute_cap")
+FORMAT_ARG = "--format=csv,noheader,nounits"
+# Read through this name (not a default argument) so tests can point it elsewhere.
+PROC_DRIVER_VERSION = "/proc/driver/nvidia/version"
+# How many lines of the first command's output the convenience fact keeps: error
+# messages are one to three lines; the full record is in the command's own fact.
+OUTPUT_LINES = 10
+
+# Driver versions are NNN.NN or NNN.NN.NN (340.108, 451.67, 535.183.01). The lookahead
+# stops "535.1834" or a following dotted number being read as a shorter version.
+_VERSION = r"\d{2,4}(?:\.\d{1,3}){1,2}(?![\d.])"
+# "NVIDIA-SMI 451.67" (box header) and "NVIDIA-SMI version  : 550.54.14" (--version);
+# "NVIDIA-SMI has failed ..." must not match, hence a version right after the name.
+_SMI_RE = re.compile(r"NVIDIA-SMI(?:\s+version)?[ \t]*:?[ \t]*(%s)" % _VERSION, re.IGNORECASE)
+# "Driver Version: 451.67" (box), "Driver Version     : 450.66" (-q),
+# "DRIVER version : 550.54.14" (--version). "Driver/library version" cannot match.
+_DRIVER_RE = re.compile(r"\bDriver[ \t]+Version[ \t]*:[ \t]*(%s)" % _VERSION, re.IGNORECASE)
+# "CUDA Version: 12.8"; absent before R410, "N/A" on some broken installs.
+_CUDA_RE = re.compile(r"\bCUDA[ \t]+Version[ \t]*:[ \t]*(\d{1,2}\.\d{1,2})(?![\d.])", re.IGNORECASE)
+# 'Field "compute_cap" is not a valid field to query.' (quotes vary by platform).
+_CC_REJECTED_RE = re.compile(r"compute_cap\W{0,3}\s*is not a valid field", re.IGNORECASE)
+# /proc/driver/nvidia/version: "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.183.01 ..."
+# or "... Open Kernel Module for x86_64  570.133.07 ..." (digits in x86_64 are not a version).
+_PROC_RE = re.compile(r"NVRM version:[^\n]*?(?<![\w.])(%s)" % _VERSION)
+_INT_RE = re.compile(r"^(\d{1,9})(?:\s*MiB)?$")
+_CC_RE = re.compile(r"^\d{1,2}\.\d{1,2}$")
+# 00000000:01:00.0 on current drivers, 0000:01:00.0 on R3xx.
+_BUS_ID_RE = re.compile(r"^[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f]$")
+_DRIVER_VALUE_RE = re.compile(r"^%s$" % _VERSION)
+
+
+# --- pure parsers (never raise) ---------------------------------------------------------
+
+
+def _as_text(value: Any) -> str:
+    """Parsers take str; bytes are decoded leniently and anything else reads as empty."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("utf-8", errors="replace")
+    return ""
+
+
+def _unavailable(value: str) -> bool:
+    """nvidia-smi's placeholders: "[N/A]", "[Not Supported]", "[Unknown Error]", bare N/A."""
+    return not value or value.upper() == "N/A" or (value.startswith("[") and value.endswith("]"))
+
+
+def parse_query_csv(text: Any, fields: Any) -> list[dict[str, str]]:
+    """Rows of ``--query-gpu=... --format=csv,noheader,nounits`` as {field: value}.
+
+    Only lines with one column per field are rows (error messages, warnings and a
+    truncated last line are skipped); when ``index`` is queried it must be a number.
+    Placeholder values such as "[N/A]" are left out, so a missing key means "not reported".
+    """
+    text = _as_text(text)
+    if isinstance(fields, (str, bytes)) or not isinstance(fields, (list, tuple)):
+        return []  # a single string is a caller bug, not a field list
+    names = [f for f in fields if isinstance(f, str)]
+    if not names or len(names) != len(fields):
+        return []
+    rows: list[dict[str, str]] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        parts = [p.strip() for p in line.split(",")]
+        surplus = len(parts) - len(names)
+        if surplus > 0 and "name" in names:
+            # No quoting in nvidia-smi's CSV: a comma inside a board name splits it.
+            at = names.index("name")
+            parts[at : at + surplus + 1] = [", ".join(parts[at : at + surplus + 1])]
+        if len(parts) != len(names):
+            continue
+        row = {name: value for name, value in zip(names, parts) if not _unavailable(value)}
+        if "index" in names and not row.get("index", "").isdigit():
+            continue  # prose with commas in it, not a device row
+        rows.append(row)
+    return rows
+
+
+def parse_header(text: Any) -> dict[str, str]:
+    """Versions from nvidia-smi's header: driver_version, cuda_version, smi_version.
+
+    Works on the box header of every era (R340/R375 have no CUDA Version, R410-R535
+    and the wider R545+ box have it), on ``nvidia-smi -q`` ("Driver Version : 450.66")
+    and on ``nvidia-smi --version``. Keys that were not printed are absent.
+    """
+    text = _as_text(text)
+    found: dict[str, str] = {}
+    for key, pattern in (("driver_version", _DRIVER_RE), ("cuda_version", _CUDA_RE), ("smi_version", _SMI_RE)):
+        match = pattern.search(text)
+        if match:
+            found[key] = match.group(1)
+    return found
+
+
+def parse_proc_version(text: Any) -> dict[str, str]:
+    """The kernel module version from /proc/driver/nvidia/version, as {"driver_version": ...}."""
+    match = _PROC_RE.search(_as_text(text))
+    return {"driver_version": match.group(1)} if match else {}
+
+
+def devices_from_rows(rows: Sequence[dict[str, str]]) -> list[dict[str, Any]]:
+    """Query rows to device facts. Values that do not look like what the field holds
+    (a truncated bus id, "8." for a compute capability) are left out, not guessed."""
+    devices: list[dict[str, Any]] = []
+    for row in rows:
+        device: dict[str, Any] = {}
+        index = row.get("index", "")
+        if index.isdigit():
+            device["index"] = int(index)
+        name = row.get("name", "")
+        if name:
+            device["name"] = name[:200]
+        memory = _INT_RE.match(row.get("memory.total", ""))
+        if memory:
+            device["memory_total_mib"] = int(memory.group(1))
+        cc = row.get("compute_cap", "")
+        if _CC_RE.match(cc):
+            device["compute_capability"] = cc
+        bus_id = row.get("pci.bus_id", "")
+        if _BUS_ID_RE.match(bus_id):
+            device["pci_bus_id"] = bus_id
+        devices.append(device)
+    return devices
+
+
+def rejects_compute_cap(output: Any) -> bool:
+    """True when nvidia-smi refused compute_cap as a query field (older drivers)."""
+    return bool(_CC_REJECTED_RE.search(_as_text(output)))
+
+
+# --- finding nvidia-smi -------------------------------------------------------------------
+
+
+def windows_candidates(ctx: ProbeContext) -> list[str]:
+    """Where Windows drivers put nvidia-smi.exe when it is not on PATH: System32 (DCH
+    drivers) and NVSMI under the 64-bit Program Files (older drivers)."""
+    pathmod = ctx.pathmod
+    system_root = ctx.env("SystemRoot") or ctx.env("windir") or "C:\\Windows"
+    # ProgramW6432 is the 64-bit folder even when a 32-bit Python sees Program Files (x86).
+    program_files = ctx.env("ProgramW6432") or ctx.env("ProgramFiles") or "C:\\Program Files"
+    return [
+        pathmod.join(system_root, "System32", "nvidia-smi.exe"),
+        pathmod.join(program_files, "NVIDIA Corporation", "NVSMI", "nvidia-smi.exe"),
+    ]
+
+
+def find_nvidia_smi(ctx: ProbeContext, isfile: Callable[[str], bool] = os.path.isfile) -> tuple[Optional[str], list[str]]:
+    """(path or None, where we looked). "PATH" stands for the PATH search."""
+    searched = ["PATH"]
+    found = ctx.which("nvidia-smi")
+    if found:
+        return found, searched
+    if ctx.is_windows:
+        for candidate in windows_candidates(ctx):
+            searched.append(candidate)
+            try:
+                exists = bool(isfile(candidate))
+            except (OSError, ValueError):
+                exists = False
+            if exists:
+                return candidate, searched
+    return None, searched
+
+
+def read_proc_driver_version(path: str) -> Optional[str]:
+    """The loaded kernel module's version, or None when the file is absent or unreadable."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(4096)  # two short lines; never read a runaway file
+    except (OSError, ValueError):
+        return None
+    return parse_proc_version(data.decode("utf-8", errors="replace")).get("driver_version")
+
+
+def query_argv(path: str, fields: Sequence[str]) -> list[str]:
+    return [path, "--query-gpu=" + ",".join(fields), FORMAT_ARG]
+
+
+# --- the probe ------------------------------------------------------------------------------
+
+
+def collect(ctx: ProbeContext) -> dict[str, Any]:
+    table: dict[str, Any] = {}
+    smi: dict[str, Any] = {}
+    table["nvidia_smi"] = smi
+    path, searched = find_nvidia_smi(ctx)
+    smi["found"] = path is not None
+    if path is not None:
+        smi["path"] = path
+    smi["searched"] = searched
+    if ctx.family == "linux":
+        proc_version = read_proc_driver_version(PROC_DRIVER_VERSION)
+        if proc_version:
+            table["proc_driver_version"] = proc_version
+    if path is not None:
+        _run_nvidia_smi(ctx, path, table, smi)
+    return table
+
+
+def _run_nvidia_smi(ctx: ProbeContext, path: str, table: dict[str, Any], smi: dict[str, Any]) -> None:
+    query = ctx.run(query_argv(path, QUERY_FIELDS))
+    smi["query"] = query.to_fact()
+    main, fields = query, QUERY_FIELDS
+    if not query.timed_out and not query.ok and rejects_compute_cap(query.output):
+        retry = ctx.run(query_argv(path, QUERY_FIELDS_NO_CC))
+        smi["query_retry"] = retry.to_fact()
+        main, fields = retry, QUERY_FIELDS_NO_CC
+
+    # The convenience facts describe the query that stands: after a compute_cap retry
+    # that is the retry, since the rejection is an expected quirk of old drivers.
+    _describe(smi, main)
+    smi["timed_out"] = main.timed_out or query.timed_out
+
+    rows = parse_query_csv(main.stdout, list(fields))
+    if rows or main.ok:
+        # rc 14 (infoROM warning) still prints rows; keep them whatever the rc.
+        devices = devices_from_rows(rows)
+        table["devices"] = devices
+        table["count"] = len(devices)
+    driver = next((r["driver_version"] for r in rows if _DRIVER_VALUE_RE.match(r.get("driver_version", ""))), None)
+
+    header: dict[str, str] = {}
+    if smi["timed_out"]:
+        smi["plain_skipped"] = "an earlier nvidia-smi command timed out"
+    elif main.error:
+        smi["plain_skipped"] = "nvidia-smi could not be run: " + main.error
+    else:
+        plain = ctx.run([path])
+        smi["plain"] = plain.to_fact()
+        smi["timed_out"] = plain.timed_out
+        header = parse_header(plain.output)
+    if header.get("smi_version"):
+        smi["smi_version"] = header["smi_version"]
+    driver = driver or header.get("driver_version")
+    if driver:
+        table["driver_version"] = driver
+    if header.get("cuda_version"):
+        table["driver_cuda_version"] = header["cuda_version"]
+
+
+def _describe(smi: dict[str, Any], result: CommandResult) -> None:
+    if result.rc is not None:
+        smi["rc"] = result.rc
+    text = head(result.output, OUTPUT_LINES)
+    if text:
+        smi["output"] = text
+    if result.error:
+        smi["error"] = result.error
+
+
+# --- one line for the summary -------------------------------------------------------------
+
+
+def summary_line(table: Any) -> str:
+    """A neutral one-line description of a gpu table, e.g.
+    "NVIDIA driver 451.67 (CUDA 11.0), 1 GPU: GeForce GTX 1660 SUPER 6144 MiB"."""
+    if not isinstance(table, dict):
+        return "not probed"
+    smi = table.get("nvidia_smi") if isinstance(table.get("nvidia_smi"), dict) else {}
+    if not smi.get("found"):
+        return "nvidia-smi not found"
+    if smi.get("timed_out"):
+        return "nvidia-smi timed out"
+    if smi.get("error"):
+        return "nvidia-smi could not be run: %s" % smi["error"]
+    parts: list[str] = []
+    if table.get("driver_version"):
+        text = "NVIDIA driver %s" % table["driver_version"]
+        if table.get("driver_cuda_version"):
+            text += " (CUDA %s)" % table["driver_cuda_version"]
+        parts.append(text)
+    devices = table.get("devices")
+    if isinstance(devices, list):
+        count = len(devices)
+        text = "%d GPU%s" % (count, "" if count == 1 else "s")
+        if devices:
+            text += ": " + ", ".join(_group_devices(devices))
+        parts.append(text)
+    rc = smi.get("rc")
+    if rc not in (None, 0) and not devices:
+        first = str(smi.get("output", "")).strip().split("\n")[0]
+        parts.append("nvidia-smi rc %s%s" % (rc, ": " + first if first else ""))
+    return ", ".join(parts) or "nvidia-smi gave no usable output"
+
+
+def _group_devices(devices: list[Any]) -> list[str]:
+    """Runs of identical boards collapse to "4x NAME MEM MiB"."""
+    labels: list[str] = []
+    for device in devices:
+        if not isinstance(device, dict):
+            continue
+        label = str(device.get("name", "unknown GPU"))
+        if "memory_total_mib" in device:
+            label += " %s MiB" % device["memory_total_mib"]
+        labels.append(label)
+    grouped: list[list[Any]] = []
+    for label in labels:
+        if grouped and grouped[-1][0] == label:
+            grouped[-1][1] += 1
+        else:
+            grouped.append([label, 1])
+    return [label if n == 1 else "%dx %s" % (n, label) for label, n in grouped]
