@@ -1,0 +1,501 @@
+# The target probe's script: run as `python -c <this text>` inside the interpreter the
+# legacy project will use, so it must work unchanged on CPython 2.7 and 3.4-3.13: no
+# f-strings, no type hints, stdlib only, and nothing heavy is imported (numpy and theano
+# are found by reading files, never by importing them). It prints one JSON line.
+# Full-line comments and blank lines are dropped before it is sent, to keep the command
+# line short (Windows caps it at 32767 characters), so keep it ASCII and comment only on
+# lines of their own.
+import io
+import json
+import os
+import re
+import sys
+
+REPORT_KEY = "legacydoc_target_report"
+REPORT_VERSION = 1
+
+# Distributions whose presence and version matter to a Theano project (PEP 503 names).
+MATTERS = (
+    "theano", "theano-pymc", "pygpu", "numpy", "scipy", "mkl", "mkl-service", "six",
+    "nose", "aesara", "pytensor", "lasagne", "keras", "pylearn2", "chainer",
+    "tensorflow", "tensorflow-gpu", "pymc3", "pymc",
+)
+# Conda packages worth knowing in a conda env (many have no Python metadata at all).
+CONDA_MATTERS = (
+    "python", "theano", "theano-pymc", "pygpu", "libgpuarray", "numpy", "numpy-base",
+    "scipy", "mkl", "mkl-service", "blas", "libblas", "libcblas", "openblas",
+    "libopenblas", "cudatoolkit", "cudnn", "m2w64-toolchain", "libpython", "mingw",
+    "pymc3", "pymc", "aesara", "pytensor", "gxx_linux-64", "gcc_linux-64",
+)
+MAX_PATH_ENTRIES = 200
+MAX_READ = 256 * 1024
+
+PY2 = sys.version_info[0] == 2
+
+
+def text(value):
+    # Python 2 paths are bytes: turn them into text so json can always encode them.
+    if PY2 and isinstance(value, str):
+        return value.decode(sys.getfilesystemencoding() or "utf-8", "replace")
+    return value
+
+
+def normalise(name):
+    # PEP 503: runs of -, _ and . become one -, lower case.
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def read_text(path, limit=MAX_READ):
+    try:
+        handle = io.open(path, "r", encoding="utf-8", errors="replace")
+        try:
+            return handle.read(limit)
+        finally:
+            handle.close()
+    except Exception:
+        return None
+
+
+def read_headers(path):
+    # METADATA / PKG-INFO: RFC 822 headers up to the first blank line.
+    content = read_text(path, 64 * 1024)
+    if content is None:
+        return None
+    headers = {}
+    for line in content.splitlines():
+        if not line.strip():
+            break
+        if line[:1] in (" ", "\t") or ":" not in line:
+            continue
+        key, value = line.split(":", 1)
+        key = key.strip().lower()
+        if key not in headers:
+            headers[key] = value.strip()
+    return headers
+
+
+def listdir(path):
+    try:
+        return sorted(os.listdir(path or "."))
+    except Exception:
+        return []
+
+
+def path_entries():
+    entries = []
+    for entry in sys.path[:MAX_PATH_ENTRIES]:
+        # '' (and '.') mean the current directory for imports.
+        real = entry or os.getcwd()
+        if isinstance(real, str) or (PY2 and isinstance(real, unicode)):  # noqa: F821
+            entries.append((entry, real))
+    return entries
+
+
+def name_from_filename(filename):
+    # "Theano_PyMC-1.1.2.dist-info" / "numpy-1.9.1-py2.7.egg-info" / "theano.egg-info"
+    stem = filename.rsplit(".", 1)[0]
+    if stem.endswith(".dist") or stem.endswith(".egg"):
+        stem = stem.rsplit(".", 1)[0]
+    return normalise(stem.split("-", 1)[0])
+
+
+def claims_from_lines(lines, strip_parent):
+    # Top-level names owned by a distribution, from RECORD / installed-files.txt lines.
+    names = set()
+    for line in lines:
+        path = line.split(",", 1)[0].strip().replace("\\", "/")
+        if strip_parent:
+            # installed-files.txt paths are relative to the egg-info directory.
+            if not path.startswith("../"):
+                continue
+            path = path[3:]
+        if not path or path.startswith("../") or path.startswith("/"):
+            continue
+        top = path.split("/", 1)[0]
+        if top.endswith(".py"):
+            top = top[:-3]
+        if top and not top.endswith(".dist-info") and not top.endswith(".egg-info") and top != "__pycache__":
+            names.add(top)
+    return names
+
+
+def read_claims(meta_dir, kind):
+    names = set()
+    if kind == "dist-info":
+        record = read_text(os.path.join(meta_dir, "RECORD"), 4 * 1024 * 1024)
+        if record:
+            names |= claims_from_lines(record.splitlines(), False)
+    elif kind in ("egg-info", "egg"):
+        files = read_text(os.path.join(meta_dir, "installed-files.txt"), 4 * 1024 * 1024)
+        if files:
+            names |= claims_from_lines(files.splitlines(), True)
+    top_level = read_text(os.path.join(meta_dir, "top_level.txt"))
+    if top_level:
+        for line in top_level.splitlines():
+            line = line.strip().replace("\\", "/").split("/", 1)[0]
+            if line:
+                names.add(line)
+    return sorted(names)
+
+
+def make_record(meta_path, kind, location):
+    # One installed copy of a distribution, described from its metadata files.
+    if kind == "dist-info":
+        headers = read_headers(os.path.join(meta_path, "METADATA"))
+    elif kind == "egg":
+        headers = read_headers(os.path.join(meta_path, "EGG-INFO", "PKG-INFO"))
+    elif os.path.isdir(meta_path):
+        headers = read_headers(os.path.join(meta_path, "PKG-INFO"))
+    else:
+        # distutils writes the egg-info as a single PKG-INFO file.
+        headers = read_headers(meta_path)
+        kind = "egg-info-file"
+    if not headers or not headers.get("name"):
+        return None
+    record = {
+        "name": text(headers.get("name")),
+        "version": text(headers.get("version", "")),
+        "location": text(location),
+        "metadata": text(meta_path),
+        "kind": kind,
+    }
+    if kind == "dist-info":
+        installer = read_text(os.path.join(meta_path, "INSTALLER"), 200)
+        if installer and installer.strip():
+            record["installer"] = installer.strip().splitlines()[0]
+        direct = read_text(os.path.join(meta_path, "direct_url.json"), 64 * 1024)
+        if direct:
+            try:
+                if json.loads(direct).get("dir_info", {}).get("editable"):
+                    record["editable"] = True
+            except Exception:
+                pass
+    return record
+
+
+def record_claims(record):
+    # Read lazily: a RECORD can be megabytes (tensorflow), only theano's site dir matters.
+    kind = record["kind"]
+    if kind == "egg-info-file":
+        return []
+    if kind == "egg":
+        return read_claims(os.path.join(record["metadata"], "EGG-INFO"), "egg")
+    return read_claims(record["metadata"], kind)
+
+
+def egg_link_target(path):
+    content = read_text(path, 4096)
+    if not content:
+        return None
+    first = content.splitlines()[0].strip() if content.splitlines() else ""
+    return first or None
+
+
+def scan_distributions():
+    # Every copy of every distribution that matters, in sys.path order.
+    found = []
+    seen = set()
+    links = []
+
+    def add(record):
+        if record is None:
+            return
+        key = os.path.normcase(os.path.realpath(record["metadata"]))
+        if key in seen:
+            return
+        if normalise(record["name"]) not in MATTERS:
+            return
+        seen.add(key)
+        found.append(record)
+
+    for entry, real in path_entries():
+        if real.endswith(".egg") and os.path.isdir(os.path.join(real, "EGG-INFO")):
+            if name_from_filename(os.path.basename(real)) in MATTERS:
+                add(make_record(real, "egg", real))
+            continue
+        for filename in listdir(real):
+            lower = filename.lower()
+            if lower.endswith(".egg-link"):
+                links.append((real, filename))
+                continue
+            if lower.endswith(".dist-info"):
+                kind = "dist-info"
+            elif lower.endswith(".egg-info"):
+                kind = "egg-info"
+            else:
+                continue
+            if name_from_filename(filename) not in MATTERS:
+                continue
+            add(make_record(os.path.join(real, filename), kind, real))
+    # Develop installs (pip install -e / setup.py develop): an .egg-link names the
+    # source directory, whose *.egg-info holds the metadata.
+    for site_dir, filename in links:
+        if name_from_filename(filename) not in MATTERS:
+            continue
+        target = egg_link_target(os.path.join(site_dir, filename))
+        if not target:
+            continue
+        target = os.path.normpath(os.path.join(site_dir, target))
+        for sub in listdir(target):
+            if not sub.lower().endswith(".egg-info"):
+                continue
+            meta = os.path.join(target, sub)
+            key = os.path.normcase(os.path.realpath(meta))
+            for record in found:
+                if os.path.normcase(os.path.realpath(record["metadata"])) == key:
+                    record["develop"] = True
+                    record["egg_link"] = text(os.path.join(site_dir, filename))
+                    break
+            else:
+                record = make_record(meta, "egg-info", target)
+                if record is not None:
+                    record["develop"] = True
+                    record["egg_link"] = text(os.path.join(site_dir, filename))
+                    add(record)
+    return found
+
+
+def find_package_dirs(module):
+    # Where `import module` would look: each sys.path entry holding module/__init__.py.
+    dirs = []
+    for entry, real in path_entries():
+        candidate = os.path.join(real, module)
+        if os.path.isfile(os.path.join(candidate, "__init__.py")) and text(candidate) not in dirs:
+            dirs.append(text(candidate))
+    return dirs
+
+
+def theano_version_from_text(theano_dir):
+    # Without importing: versioneer's _version.py (1.0.x, Theano-PyMC), then the
+    # setup.py-written version.py (0.x), then __init__.py.
+    out = {}
+    content = read_text(os.path.join(theano_dir, "_version.py")) or ""
+    match = re.search(r'"version"\s*:\s*"([^"]+)"', content)
+    if match:
+        out["version"] = match.group(1)
+        out["version_source"] = "_version.py"
+    match = re.search(r'"full-revisionid"\s*:\s*"([0-9a-fA-F]{7,40})"', content)
+    if match:
+        out["revision"] = match.group(1)
+    if "version" not in out:
+        content = read_text(os.path.join(theano_dir, "version.py")) or ""
+        match = re.search(r"^(?:short_)?version\s*=\s*['\"]([^'\"]+)['\"]", content, re.M)
+        if match:
+            out["version"] = match.group(1)
+            out["version_source"] = "version.py"
+        match = re.search(r"^git_revision\s*=\s*['\"]([0-9a-fA-F]{7,40})['\"]", content, re.M)
+        if match and "revision" not in out:
+            out["revision"] = match.group(1)
+    if "version" not in out:
+        content = read_text(os.path.join(theano_dir, "__init__.py")) or ""
+        match = re.search(r"^__version__\s*=\s*['\"]([^'\"]+)['\"]", content, re.M)
+        if match:
+            out["version"] = match.group(1)
+            out["version_source"] = "__init__.py"
+    return out
+
+
+def classify_blas(names):
+    # A family name for the BLAS numpy was built against.
+    joined = " ".join(names).lower()
+    for needle, family in (("mkl", "mkl"), ("openblas", "openblas"), ("blis", "blis"),
+                           ("accelerate", "accelerate"), ("veclib", "accelerate"),
+                           ("atlas", "atlas"), ("armpl", "armpl"), ("flexiblas", "flexiblas"),
+                           ("cblas", "blas"), ("blas", "blas")):
+        if needle in joined:
+            return family
+    return None
+
+
+def blas_from_distutils_config(content):
+    # numpy.distutils-built numpy (< 1.26): a line "blas_opt_info={...}", or only
+    # "blas_ilp64_opt_info={...}" in the 1.22+ ILP64 wheels.
+    out = {}
+    out["blas_opt_info"] = re.search(r"^blas_opt_info\s*=", content, re.M) is not None
+    match = re.search(r"^blas_opt_info\s*=(.*)$", content, re.M) or \
+        re.search(r"^blas_ilp64_opt_info\s*=(.*)$", content, re.M)
+    if match:
+        line = match.group(1)
+        libs = re.search(r"'libraries'\s*:\s*\[([^\]]*)\]", line)
+        names = re.findall(r"'([^']+)'", libs.group(1)) if libs else []
+        links = re.search(r"'extra_link_args'\s*:\s*\[([^\]]*)\]", line)
+        if links:
+            names += [n for n in re.findall(r"'([^']+)'", links.group(1)) if "ccelerate" in n or "vecLib" in n]
+        if names:
+            out["blas_libraries"] = names
+            family = classify_blas(names)
+            if family:
+                out["blas"] = family
+    return out
+
+
+def blas_from_meson_config(content):
+    # meson-built numpy (>= 1.26): CONFIG = {... "blas": {"name": "scipy-openblas", ...}}
+    out = {}
+    match = re.search(r'"blas"\s*:\s*\{\s*"name"\s*:\s*"([^"]*)"(.*?)\}', content, re.S)
+    if match:
+        out["blas_libraries"] = [match.group(1)]
+        family = classify_blas([match.group(1)])
+        if family:
+            out["blas"] = family
+        version = re.search(r'"version"\s*:\s*"([^"]*)"', match.group(2))
+        if version and version.group(1):
+            out["blas_version"] = version.group(1)
+    return out
+
+
+def numpy_build_info(numpy_dir):
+    out = {"distutils": os.path.isdir(os.path.join(numpy_dir, "distutils"))}
+    config = os.path.join(numpy_dir, "distutils", "__config__.py")
+    out["distutils_config"] = os.path.isfile(config)
+    out["blas_opt_info"] = False
+    if out["distutils_config"]:
+        out["config_file"] = text(config)
+        out.update(blas_from_distutils_config(read_text(config) or ""))
+    if "blas" not in out:
+        config = os.path.join(numpy_dir, "__config__.py")
+        content = read_text(config) or ""
+        found = blas_from_meson_config(content)
+        if not found and "blas_opt_info" in content:
+            found = blas_from_distutils_config(content)
+            found.pop("blas_opt_info", None)
+        if found:
+            out["blas_source"] = text(config)
+            out.update(found)
+    elif out["distutils_config"]:
+        out["blas_source"] = out["config_file"]
+    return out
+
+
+def conda_packages(prefix):
+    # conda-meta/<name>-<version>-<build>.json: name, version and build from the name.
+    out = {}
+    for filename in listdir(os.path.join(prefix, "conda-meta")):
+        if not filename.endswith(".json"):
+            continue
+        parts = filename[:-5].rsplit("-", 2)
+        if len(parts) != 3 or parts[0] not in CONDA_MATTERS:
+            continue
+        out[parts[0]] = {"version": parts[1], "build": parts[2]}
+    return out
+
+
+def python_facts():
+    import platform
+    import struct
+
+    facts = {}
+    info = sys.version_info
+    facts["version"] = "%d.%d.%d" % (info[0], info[1], info[2])
+    facts["version_info"] = [int(info[0]), int(info[1]), int(info[2])]
+    facts["release_level"] = str(info[3])
+    facts["sys_version"] = text(sys.version).replace("\n", " ")
+    try:
+        facts["implementation"] = platform.python_implementation()
+    except Exception:
+        facts["implementation"] = getattr(getattr(sys, "implementation", None), "name", "unknown")
+    facts["bits"] = struct.calcsize("P") * 8
+    if sys.executable:
+        facts["executable"] = text(sys.executable)
+    facts["prefix"] = text(sys.prefix)
+    facts["exec_prefix"] = text(sys.exec_prefix)
+    base_prefix = getattr(sys, "base_prefix", None)
+    real_prefix = getattr(sys, "real_prefix", None)
+    if real_prefix:
+        # old virtualenv (< 20) sets sys.real_prefix instead of base_prefix
+        facts["real_prefix"] = text(real_prefix)
+    facts["base_prefix"] = text(real_prefix or base_prefix or sys.prefix)
+    if os.path.isdir(os.path.join(sys.prefix, "conda-meta")):
+        facts["env_kind"] = "conda"
+    elif real_prefix or (base_prefix and base_prefix != sys.prefix):
+        facts["env_kind"] = "venv"
+    else:
+        facts["env_kind"] = "system"
+    facts["base_is_conda"] = os.path.isdir(os.path.join(facts["base_prefix"], "conda-meta"))
+    facts["platform"] = sys.platform
+    try:
+        facts["platform_platform"] = platform.platform()
+    except Exception as exc:
+        facts["platform_platform_error"] = repr(exc)
+    try:
+        facts["machine"] = platform.machine()
+    except Exception:
+        pass
+    facts["sys_path"] = [text(p) for p in sys.path[:MAX_PATH_ENTRIES]]
+    try:
+        facts["cwd"] = text(os.getcwd())
+    except Exception:
+        pass
+    try:
+        import site
+
+        user_site = getattr(site, "USER_SITE", None)
+        if user_site:
+            facts["user_site"] = text(user_site)
+            facts["user_site_enabled"] = bool(getattr(site, "ENABLE_USER_SITE", False))
+    except Exception:
+        pass
+    facts["filesystem_encoding"] = sys.getfilesystemencoding() or ""
+    return facts
+
+
+def package_facts():
+    facts = {}
+    records = scan_distributions()
+    facts["distributions"] = records
+    theano_dirs = find_package_dirs("theano")
+    if theano_dirs:
+        theano_dir = theano_dirs[0]
+        facts["theano_import_dir"] = theano_dir
+        if len(theano_dirs) > 1:
+            facts["theano_shadowed_dirs"] = theano_dirs[1:]
+        location = os.path.normcase(os.path.realpath(os.path.dirname(theano_dir)))
+        claimed = []
+        for record in records:
+            if os.path.normcase(os.path.realpath(record["location"])) != location:
+                continue
+            if record["name"] not in claimed and "theano" in record_claims(record):
+                claimed.append(record["name"])
+        facts["theano_claimed_by"] = claimed
+        version = theano_version_from_text(theano_dir)
+        if "version" in version:
+            facts["theano_version_text"] = version["version"]
+            facts["theano_version_source"] = version["version_source"]
+        if "revision" in version:
+            facts["theano_revision"] = version["revision"]
+    else:
+        facts["theano_claimed_by"] = []
+    # Having the theano package directory itself on sys.path breaks Theano on Python 3.
+    for entry, real in path_entries():
+        if os.path.basename(os.path.normpath(real)) == "theano" and \
+                os.path.isfile(os.path.join(real, "__init__.py")):
+            facts["theano_dir_in_sys_path"] = text(real)
+            break
+    pygpu_dirs = find_package_dirs("pygpu")
+    if pygpu_dirs:
+        facts["pygpu_import_dir"] = pygpu_dirs[0]
+    numpy_dirs = find_package_dirs("numpy")
+    if numpy_dirs:
+        facts["numpy_import_dir"] = numpy_dirs[0]
+        if len(numpy_dirs) > 1:
+            facts["numpy_shadowed_dirs"] = numpy_dirs[1:]
+        for key, value in numpy_build_info(numpy_dirs[0]).items():
+            facts["numpy_" + key] = value
+    if os.path.isdir(os.path.join(sys.prefix, "conda-meta")):
+        facts["conda"] = conda_packages(sys.prefix)
+    return facts
+
+
+def main():
+    report = {REPORT_KEY: REPORT_VERSION}
+    for key, func in (("python", python_facts), ("packages", package_facts)):
+        try:
+            report[key] = func()
+        except Exception as exc:
+            report[key + "_error"] = "%s: %s" % (type(exc).__name__, exc)
+    sys.stdout.write("\n" + json.dumps(report, ensure_ascii=True, sort_keys=True) + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
