@@ -1,0 +1,692 @@
+"""CUDA toolkits: every install we can find, what version each is, which nvcc PATH runs.
+
+Theano compiles GPU code with whatever ``nvcc`` comes first on PATH (or under its
+``cuda.root``), while libraries are loaded from elsewhere, so a machine with two
+toolkits is the normal legacy case. This probe lists them all and records where each
+was found; it never judges which one is "right".
+
+Discovery sources, in order: every nvcc on PATH, ``CUDA_PATH``, ``CUDA_PATH_V<maj>_<min>``,
+``CUDA_HOME``, ``CUDA_ROOT``, Theano's ``cuda.root``, then the default install places
+(``/usr/local/cuda*`` on Linux, ``%ProgramFiles%\\NVIDIA GPU Computing Toolkit\\CUDA\\v*``
+on Windows). The hard-coded system places sit under ``sysroot`` so tests can point the
+probe at a fake tree.
+"""
+
+from __future__ import annotations
+
+import configparser
+import json
+import os
+import re
+import shlex
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+
+from legacydoc.probes.context import ProbeContext
+
+TABLES = ("cuda",)
+
+# Bounded reads: version files and rc files are small; a huge one is not what we want.
+_MAX_FILE_BYTES = 1 << 20
+_WINDOWS_TOOLKIT_DIR = ("NVIDIA GPU Computing Toolkit", "CUDA")
+_ENV_ORDER = ("CUDA_PATH", "CUDA_HOME", "CUDA_ROOT")
+_ENV_VERSIONED_RE = re.compile(r"^CUDA_PATH_V(\d+)_(\d+)$")
+_UNSET = "\0unset"  # ctx.env default that no real variable can hold
+
+
+# --------------------------------------------------------------------------------------
+# Pure parsers
+# --------------------------------------------------------------------------------------
+_NVCC_FULL_RE = re.compile(r"release\s+(\d+)\.(\d+)\s*,\s*V(\d+)\.(\d+)\.(\d+)", re.IGNORECASE)
+# Fallback for cut-off output: only trusted on the "Cuda compilation tools" line.
+_NVCC_RELEASE_RE = re.compile(r"Cuda compilation tools\s*,\s*release\s+(\d+)\.(\d+)", re.IGNORECASE)
+_NVCC_BUILT_ON_RE = re.compile(r"^[ \t]*Built on[ \t]+(\S+)", re.MULTILINE)
+_NVCC_BUILD_RE = re.compile(r"^[ \t]*Build[ \t]+(\S+)", re.MULTILINE)
+_NVCC_YEAR_RE = re.compile(r"_((?:19|20)\d\d)$")
+
+
+def _as_text(text: Any) -> str:
+    if isinstance(text, bytes):
+        return text.decode("utf-8", errors="replace")
+    return text if isinstance(text, str) else ""
+
+
+def parse_nvcc_version(text: str) -> dict[str, Any]:
+    """``nvcc --version`` output -> {is_nvcc, release "10.2", major, minor, full "10.2.89",
+    built_on, built_year, build}. Keys are absent when not seen. Never raises.
+
+    Matches on the ``release X.Y, VX.Y.Z`` pattern, not on line positions: 8.0-10.2
+    print four lines, 11.0+ five, and the date line differs between Linux
+    (``..._PDT_2019``) and Windows (``..._Pacific_Daylight_Time_2019``).
+    """
+    try:
+        text = _as_text(text)
+        out: dict[str, Any] = {
+            "is_nvcc": "cuda compiler driver" in text.lower() or "cuda compilation tools" in text.lower()
+        }
+        match = _NVCC_FULL_RE.search(text)
+        if match:
+            major, minor = int(match.group(1)), int(match.group(2))
+            out.update(
+                release="%d.%d" % (major, minor),
+                major=major,
+                minor=minor,
+                full="%s.%s.%s" % (match.group(3), match.group(4), match.group(5)),
+            )
+        else:
+            match = _NVCC_RELEASE_RE.search(text)
+            if match:
+                major, minor = int(match.group(1)), int(match.group(2))
+                out.update(release="%d.%d" % (major, minor), major=major, minor=minor)
+        built = _NVCC_BUILT_ON_RE.search(text)
+        if built:
+            out["built_on"] = built.group(1)
+            year = _NVCC_YEAR_RE.search(built.group(1))
+            if year:
+                out["built_year"] = int(year.group(1))
+        build = _NVCC_BUILD_RE.search(text)
+        if build:
+            out["build"] = build.group(1)
+        return out
+    except Exception:  # a parser must never take the probe down
+        return {}
+
+
+_VERSION_TXT_RE = re.compile(r"CUDA\s+Version\s+(\d+)\.(\d+)(?:\.(\d+))?", re.IGNORECASE)
+
+
+def parse_version_txt(text: str) -> dict[str, Any]:
+    """``version.txt`` ("CUDA Version 10.0.130") -> {version "10.0", full "10.0.130"}."""
+    try:
+        match = _VERSION_TXT_RE.search(_as_text(text))
+        if not match:
+            return {}
+        out: dict[str, Any] = {"version": "%s.%s" % (int(match.group(1)), int(match.group(2)))}
+        if match.group(3) is not None:
+            out["full"] = "%s.%s.%s" % (int(match.group(1)), int(match.group(2)), int(match.group(3)))
+        return out
+    except Exception:
+        return {}
+
+
+_DOTTED_RE = re.compile(r"^\s*(\d+)\.(\d+)(?:\.(\d+))?")
+
+
+def parse_version_json(text: str) -> dict[str, Any]:
+    """``version.json`` (CUDA 11+) -> {version "11.1", full, nvcc_version, cudart_version}.
+
+    The toolkit version is ``cuda.version``; the per-component entries
+    (``cuda_nvcc``, ``cuda_cudart``) are kept as well since a partial install may lack nvcc.
+    """
+    try:
+        text = _as_text(text).lstrip("\ufeff")
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            return {}
+        out: dict[str, Any] = {}
+        cuda = data.get("cuda")
+        if isinstance(cuda, dict) and isinstance(cuda.get("version"), str):
+            match = _DOTTED_RE.match(cuda["version"])
+            if match:
+                out["version"] = "%s.%s" % (int(match.group(1)), int(match.group(2)))
+                out["full"] = cuda["version"].strip()
+        for key, name in (("cuda_nvcc", "nvcc_version"), ("cuda_cudart", "cudart_version")):
+            entry = data.get(key)
+            if isinstance(entry, dict) and isinstance(entry.get("version"), str):
+                out[name] = entry["version"].strip()
+        return out
+    except Exception:
+        return {}
+
+
+# --------------------------------------------------------------------------------------
+# Theano settings (tiny reader; the theano_config probe does the full job)
+# --------------------------------------------------------------------------------------
+def parse_theano_flags(text: str) -> list[tuple[str, str]]:
+    """THEANO_FLAGS -> [(key, value)] in order, split the way Theano does (shlex, commas).
+
+    Keys are not stripped around ``=``: Theano does not strip them either, so
+    ``cuda.root = x`` is not ``cuda.root`` for Theano and must not be for us.
+    """
+    try:
+        lexer = shlex.shlex(text, posix=True)
+        lexer.whitespace = ","
+        lexer.whitespace_split = True
+        items = list(lexer)
+    except Exception:  # unbalanced quotes: Theano would fail; take the plain split
+        items = text.split(",")
+    pairs = []
+    for item in items:
+        item = item.strip()
+        if "=" in item:
+            key, value = item.split("=", 1)
+            pairs.append((key, value))
+    return pairs
+
+
+def theano_config_files(ctx: ProbeContext) -> list[str]:
+    """The config files Theano would read, in order (later ones override earlier)."""
+    raw = ctx.env("THEANORC", _UNSET)
+    entries = ["~/.theanorc"] if raw == _UNSET else raw.split(ctx.pathsep)
+    if raw == _UNSET and ctx.is_windows:
+        entries.append("~/.theanorc.txt")  # only when THEANORC is unset (Theano's rule)
+    files = []
+    for entry in entries:
+        if not entry:
+            continue
+        path = ctx.expanduser(entry)
+        if not ctx.pathmod.isabs(path):
+            path = ctx.pathmod.join(str(ctx.cwd), path)
+        files.append(ctx.pathmod.normpath(path))  # "C:\\Users\\me/.theanorc" -> one separator
+    return files
+
+
+def _read_text(path: str, limit: int = _MAX_FILE_BYTES) -> Optional[str]:
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(limit)
+    except (OSError, ValueError):
+        return None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")  # never fails; paths are ASCII in practice
+
+
+def read_theano_settings(ctx: ProbeContext, keys: Sequence[str]) -> dict[str, dict[str, str]]:
+    """For each dotted Theano key ("cuda.root", "dnn.include_path") that is set:
+    {key: {"value": <what Theano sees>, "source": <file path> | "THEANO_FLAGS",
+    "typed": <the flag text, only when Theano's parsing changed it>}}. THEANO_FLAGS beats the
+    files; a later file beats an earlier one. Both spellings ``a.b`` and Theano-PyMC's
+    ``a__b`` are accepted in THEANO_FLAGS. Any error in a file -> that file is ignored.
+    """
+    found: dict[str, dict[str, str]] = {}
+    for path in theano_config_files(ctx):
+        text = _read_text(path)
+        if text is None:
+            continue
+        try:
+            # interpolation off: a stray % must not make us lose the whole file
+            parser = configparser.ConfigParser(interpolation=None, strict=False)
+            parser.read_string(text, source=path)
+            for key in keys:
+                section, option = key.rsplit(".", 1)
+                if parser.has_section(section) and parser.has_option(section, option):
+                    found[key] = {"value": parser.get(section, option), "source": path}
+        except Exception:
+            continue
+    flags = ctx.env("THEANO_FLAGS")
+    if flags:
+        spellings = {}
+        for key in keys:
+            spellings[key] = key
+            spellings[key.replace(".", "__")] = key
+        # What the user typed, split naively: shlex eats unquoted backslashes, so
+        # THEANO_FLAGS=dnn.include_path=C:\cudnn\include reaches Theano as C:cudnninclude.
+        typed = {}
+        for item in flags.split(","):
+            if "=" in item.strip():
+                k, v = item.strip().split("=", 1)
+                typed[k] = v
+        for flag_key, value in parse_theano_flags(flags):
+            if flag_key in spellings:
+                entry = {"value": value, "source": "THEANO_FLAGS"}
+                if typed.get(flag_key, value) != value:
+                    entry["typed"] = typed[flag_key]
+                found[spellings[flag_key]] = entry
+    return found
+
+
+# --------------------------------------------------------------------------------------
+# Discovery helpers (pure: they take path rules and file tests as arguments)
+# --------------------------------------------------------------------------------------
+def split_path_list(value: str, pathsep: str) -> list[str]:
+    """PATH-style list -> entries; Windows PATH entries may be quoted, empty ones dropped."""
+    entries = []
+    for entry in value.split(pathsep):
+        entry = entry.strip()
+        if len(entry) >= 2 and entry[0] == entry[-1] == '"':
+            entry = entry[1:-1]
+        if entry:
+            entries.append(entry)
+    return entries
+
+
+def nvcc_names(is_windows: bool) -> tuple[str, ...]:
+    return ("nvcc.exe",) if is_windows else ("nvcc",)
+
+
+def _is_executable(path: str) -> bool:
+    try:
+        return os.path.isfile(path) and (os.name == "nt" or os.access(path, os.X_OK))
+    except (OSError, ValueError):
+        return False
+
+
+def nvcc_on_path(
+    entries: Iterable[str],
+    pathmod: Any,
+    is_windows: bool,
+    is_file: Callable[[str], bool] = _is_executable,
+) -> list[str]:
+    """Every nvcc the PATH entries hold, in PATH order, each path once (case-insensitive
+    on Windows) — the first is what a shell runs, the rest are shadowed installs."""
+    seen: set[str] = set()
+    hits = []
+    for entry in entries:
+        for name in nvcc_names(is_windows):
+            candidate = pathmod.join(entry, name)
+            key = root_key(candidate, pathmod, is_windows)
+            if key in seen:
+                continue
+            if is_file(candidate):
+                seen.add(key)
+                hits.append(candidate)
+    return hits
+
+
+_WRAPPER_EXEC_RE = re.compile(r"""^[ \t]*exec[ \t]+["']?(/[^\s"']*/bin/nvcc)["']?(?:[ \t]|$)""", re.MULTILINE)
+
+
+def wrapper_target(text: str) -> Optional[str]:
+    """The real nvcc a tiny shell wrapper execs (``exec /usr/local/cuda-13.0/bin/nvcc "$@"``,
+    as distro and pip-style installs put in /usr/bin or /usr/local/bin), else None."""
+    try:
+        text = _as_text(text)
+        if not text.startswith("#!"):
+            return None
+        match = _WRAPPER_EXEC_RE.search(text)
+        return match.group(1) if match else None
+    except Exception:
+        return None
+
+
+def root_of_nvcc(nvcc_path: str, pathmod: Any) -> str:
+    """<root>/bin/nvcc -> <root>."""
+    return pathmod.dirname(pathmod.dirname(pathmod.normpath(nvcc_path)))
+
+
+def normalise_path(path: str, pathmod: Any) -> str:
+    """Strip quotes and trailing separators, collapse ``..``: one spelling per place."""
+    path = path.strip()
+    if len(path) >= 2 and path[0] == path[-1] == '"':
+        path = path[1:-1]
+    return pathmod.normpath(path) if path else path
+
+
+def root_key(path: str, pathmod: Any, is_windows: bool) -> str:
+    """Comparison key: normalised, and case-folded on Windows (its paths are)."""
+    path = normalise_path(path, pathmod)
+    return pathmod.normcase(path) if is_windows else path
+
+
+def cuda_env(environ: Mapping[str, str], is_windows: bool) -> dict[str, str]:
+    """The CUDA_* location variables as given, ordered: CUDA_PATH, CUDA_PATH_V* (by
+    version), CUDA_HOME, CUDA_ROOT. Names match case-insensitively on Windows."""
+    def name_of(key: str) -> str:
+        return key.upper() if is_windows else key
+
+    by_name: dict[str, tuple[str, str]] = {}
+    for key, value in environ.items():
+        by_name.setdefault(name_of(key), (key, value))
+    out: dict[str, str] = {}
+    if "CUDA_PATH" in by_name:
+        out[by_name["CUDA_PATH"][0]] = by_name["CUDA_PATH"][1]
+    versioned = []
+    for name, (key, value) in by_name.items():
+        match = _ENV_VERSIONED_RE.match(name)
+        if match:
+            versioned.append(((int(match.group(1)), int(match.group(2))), key, value))
+    for _version, key, value in sorted(versioned):
+        out[key] = value
+    for name in _ENV_ORDER[1:]:
+        if name in by_name:
+            out[by_name[name][0]] = by_name[name][1]
+    return out
+
+
+def _version_sort_key(name: str) -> tuple:
+    numbers = tuple(int(n) for n in re.findall(r"\d+", name))
+    return (numbers, name)
+
+
+def _listdir(path: str) -> list[str]:
+    try:
+        return os.listdir(path)
+    except (OSError, ValueError):
+        return []
+
+
+def linux_default_roots(
+    usr_local: str,
+    pathmod: Any,
+    listdir: Callable[[str], list[str]] = _listdir,
+) -> list[str]:
+    """``<usr_local>/cuda`` then ``<usr_local>/cuda-*`` (by version) that are listed."""
+    names = listdir(usr_local)
+    out = []
+    if "cuda" in names:
+        out.append(pathmod.join(usr_local, "cuda"))
+    versioned = [n for n in names if n.startswith("cuda-")]
+    out.extend(pathmod.join(usr_local, n) for n in sorted(versioned, key=_version_sort_key))
+    return out
+
+
+def windows_default_roots(
+    program_files_dirs: Iterable[str],
+    pathmod: Any,
+    listdir: Callable[[str], list[str]] = _listdir,
+) -> list[str]:
+    """``<ProgramFiles>\\NVIDIA GPU Computing Toolkit\\CUDA\\v*`` for each ProgramFiles."""
+    out = []
+    for base in program_files_dirs:
+        if not base:
+            continue
+        parent = pathmod.join(base, *_WINDOWS_TOOLKIT_DIR)
+        names = [n for n in listdir(parent) if n[:1] in ("v", "V")]
+        out.extend(pathmod.join(parent, n) for n in sorted(names, key=_version_sort_key))
+    return out
+
+
+def merge_candidates(
+    candidates: Iterable[tuple[str, str]],
+    pathmod: Any,
+    is_windows: bool,
+    realpath: Optional[Callable[[str], str]] = None,
+) -> list[dict[str, Any]]:
+    """(source, path) pairs -> one entry per distinct place, in first-seen order:
+    {root, found_by[], key, link_target?, aliases?}. With ``realpath`` given, spellings
+    that resolve to the same directory (``/usr/local/cuda`` -> ``cuda-10.2``) merge."""
+    merged: dict[str, dict[str, Any]] = {}
+    for source, raw in candidates:
+        path = normalise_path(raw, pathmod)
+        if not path:
+            continue
+        resolved = path
+        if realpath is not None:
+            try:
+                resolved = realpath(path)
+            except (OSError, ValueError):
+                resolved = path
+        key = root_key(resolved, pathmod, is_windows)
+        entry = merged.get(key)
+        if entry is None:
+            entry = {"root": path, "found_by": [], "key": key}
+            if root_key(path, pathmod, is_windows) != key:
+                entry["link_target"] = resolved
+            merged[key] = entry
+        elif root_key(path, pathmod, is_windows) != root_key(entry["root"], pathmod, is_windows):
+            aliases = entry.setdefault("aliases", [])
+            if path not in aliases:
+                aliases.append(path)
+        if source not in entry["found_by"]:
+            entry["found_by"].append(source)
+    return list(merged.values())
+
+
+# --------------------------------------------------------------------------------------
+# Filesystem inspection
+# --------------------------------------------------------------------------------------
+def _isdir(path: str) -> bool:
+    try:
+        return os.path.isdir(path)
+    except (OSError, ValueError):
+        return False
+
+
+def _isfile(path: str) -> bool:
+    try:
+        return os.path.isfile(path)
+    except (OSError, ValueError):
+        return False
+
+
+def toolkit_lib_dirs(root: str, pathmod: Any) -> list[str]:
+    """Library directories of a toolkit that exist: lib64, lib, lib/x64, targets/*/lib."""
+    candidates = [
+        pathmod.join(root, "lib64"),
+        pathmod.join(root, "lib"),
+        pathmod.join(root, "lib", "x64"),
+    ]
+    targets = pathmod.join(root, "targets")
+    for name in sorted(_listdir(targets)):
+        candidates.append(pathmod.join(targets, name, "lib"))
+    out, seen = [], set()
+    for candidate in candidates:
+        if not _isdir(candidate):
+            continue
+        # lib64 is often a symlink to lib: list the directory once, first spelling kept
+        key = os.path.realpath(candidate) if pathmod is os.path else candidate
+        if key not in seen:
+            seen.add(key)
+            out.append(candidate)
+    return out
+
+
+def toolkit_nvcc(root: str, pathmod: Any, is_windows: bool) -> Optional[str]:
+    for name in nvcc_names(is_windows):
+        path = pathmod.join(root, "bin", name)
+        if _is_executable(path):
+            return path
+    return None
+
+
+def inspect_toolkit(root: str, pathmod: Any, is_windows: bool) -> dict[str, Any]:
+    """What the toolkit directory holds, without running anything."""
+    info: dict[str, Any] = {"exists": _isdir(root)}
+    nvcc = toolkit_nvcc(root, pathmod, is_windows) if info["exists"] else None
+    if nvcc:
+        info["nvcc"] = nvcc
+    info["has_include_cuda_h"] = _isfile(pathmod.join(root, "include", "cuda.h"))
+    info["lib_dirs"] = toolkit_lib_dirs(root, pathmod) if info["exists"] else []
+    files: dict[str, str] = {}
+    for name, parser in (("version.json", parse_version_json), ("version.txt", parse_version_txt)):
+        text = _read_text(pathmod.join(root, name)) if info["exists"] else None
+        if text is None:
+            continue
+        parsed = parser(text)
+        files[name] = parsed.get("full") or parsed.get("version") or ""
+        if "version" in parsed and "version" not in info:
+            info["version"] = parsed["version"]
+            if "full" in parsed:
+                info["version_full"] = parsed["full"]
+            info["version_source"] = name
+    if files:
+        info["version_files"] = files
+    return info
+
+
+# --------------------------------------------------------------------------------------
+# The probe
+# --------------------------------------------------------------------------------------
+def _realpath_for(ctx: ProbeContext) -> Optional[Callable[[str], str]]:
+    # Symlinks can only be resolved when the probed OS is the one we run on.
+    return os.path.realpath if ctx.pathmod is os.path else None
+
+
+def _read_wrapper(path: str) -> Optional[str]:
+    """The target of a small shell-script nvcc wrapper (real nvcc binaries are MBs)."""
+    try:
+        if os.path.getsize(path) > 4096:
+            return None
+    except (OSError, ValueError):
+        return None
+    text = _read_text(path, 4096)
+    return wrapper_target(text) if text else None
+
+
+def resolve_nvcc(ctx: ProbeContext, path: str) -> str:
+    """The nvcc that really runs: symlinks followed, then one level of shell wrapper."""
+    realpath = _realpath_for(ctx)
+    if realpath is None:
+        return path
+    try:
+        path = realpath(path)
+        target = _read_wrapper(path)
+        return realpath(target) if target else path
+    except (OSError, ValueError):
+        return path
+
+
+def _sys_path(ctx: ProbeContext, sysroot: Optional[str], path: str) -> str:
+    """A hard-coded system location (``/usr/local``), moved under ``sysroot`` for tests."""
+    if not sysroot:
+        return path
+    return ctx.pathmod.join(sysroot, path.lstrip("/\\"))
+
+
+def program_files_dirs(ctx: ProbeContext) -> list[str]:
+    """Where 64-bit programs live; ProgramW6432 first since a 32-bit Python sees
+    ``Program Files (x86)`` in ProgramFiles while CUDA installs in the 64-bit one."""
+    dirs = [ctx.env("ProgramW6432"), ctx.env("ProgramFiles")]
+    if not any(dirs):
+        dirs.append("C:\\Program Files")
+    out: list[str] = []
+    for d in dirs:
+        if d and d.lower() not in (o.lower() for o in out):
+            out.append(d)
+    return out
+
+
+def toolkit_candidates(
+    ctx: ProbeContext,
+    path_nvcc: Sequence[str],
+    sysroot: Optional[str] = None,
+    theano: Optional[Mapping[str, Mapping[str, str]]] = None,
+) -> list[tuple[str, str]]:
+    """(source, root) pairs in discovery order."""
+    pm = ctx.pathmod
+    pairs: list[tuple[str, str]] = []
+    for nvcc in path_nvcc:
+        # A symlinked or wrapper /usr/local/bin/nvcc belongs to the toolkit it points
+        # into; a plain file keeps the user's spelling (/usr/local/cuda, not cuda-10.2).
+        target = nvcc
+        if _realpath_for(ctx) is not None and (os.path.islink(nvcc) or _read_wrapper(nvcc)):
+            target = resolve_nvcc(ctx, nvcc)
+        pairs.append(("PATH", root_of_nvcc(target, pm)))
+    for name, value in cuda_env(ctx.environ, ctx.is_windows).items():
+        if value.strip():
+            pairs.append((name.upper() if ctx.is_windows else name, value))
+    if theano is None:
+        theano = read_theano_settings(ctx, ("cuda.root",))
+    if "cuda.root" in theano and theano["cuda.root"]["value"].strip():
+        pairs.append(("theano:cuda.root", theano["cuda.root"]["value"]))
+    if ctx.is_windows:
+        roots = windows_default_roots(program_files_dirs(ctx), pm)
+    elif ctx.family == "linux":
+        roots = linux_default_roots(_sys_path(ctx, sysroot, "/usr/local"), pm)
+    else:
+        roots = []
+    pairs.extend(("default", r) for r in roots)
+    return pairs
+
+
+def path_nvcc_all(ctx: ProbeContext) -> list[str]:
+    return nvcc_on_path(split_path_list(ctx.path_string, ctx.pathsep), ctx.pathmod, ctx.is_windows)
+
+
+def discover_toolkits(
+    ctx: ProbeContext,
+    sysroot: Optional[str] = None,
+    path_nvcc: Optional[Sequence[str]] = None,
+    theano: Optional[Mapping[str, Mapping[str, str]]] = None,
+) -> list[dict[str, Any]]:
+    """Every toolkit, inspected on disk but with no process started (cudnn uses this)."""
+    if path_nvcc is None:
+        path_nvcc = path_nvcc_all(ctx)
+    merged = merge_candidates(
+        toolkit_candidates(ctx, path_nvcc, sysroot, theano), ctx.pathmod, ctx.is_windows, _realpath_for(ctx)
+    )
+    toolkits = []
+    for entry in merged:
+        toolkit: dict[str, Any] = {"root": entry["root"], "found_by": entry["found_by"]}
+        for extra in ("link_target", "aliases"):
+            if extra in entry:
+                toolkit[extra] = entry[extra]
+        toolkit.update(inspect_toolkit(entry["root"], ctx.pathmod, ctx.is_windows))
+        toolkit["_key"] = entry["key"]  # internal, removed before the facts are returned
+        toolkits.append(toolkit)
+    return toolkits
+
+
+def _nvcc_key(ctx: ProbeContext, path: str) -> str:
+    return root_key(resolve_nvcc(ctx, path), ctx.pathmod, ctx.is_windows)
+
+
+def collect(ctx: ProbeContext, sysroot: Optional[str] = None) -> dict[str, Any]:
+    pm = ctx.pathmod
+    facts: dict[str, Any] = {}
+    facts["env"] = cuda_env(ctx.environ, ctx.is_windows)
+    all_nvcc = path_nvcc_all(ctx)
+    facts["path_nvcc_all"] = all_nvcc
+    which = ctx.which("nvcc")
+    if which and _nvcc_key(ctx, which) not in {_nvcc_key(ctx, p) for p in all_nvcc}:
+        all_nvcc = [which] + list(all_nvcc)  # e.g. found through PATHEXT as nvcc.bat
+    theano = read_theano_settings(ctx, ("cuda.root",))
+    if "cuda.root" in theano:
+        facts["theano_cuda_root"] = dict(theano["cuda.root"])
+    if ctx.is_windows:
+        # cmd.exe and CreateProcess look in the current directory before PATH
+        local = pm.join(str(ctx.cwd), "nvcc.exe")
+        if _isfile(local):
+            facts["cwd_nvcc"] = local
+    toolkits = discover_toolkits(ctx, sysroot, all_nvcc, theano)
+
+    # Run each distinct nvcc once, PATH's first; after a timeout run no more of them.
+    runs: dict[str, tuple[Any, dict[str, Any]]] = {}
+    timed_out = False
+    order = ([which] if which else []) + [t["nvcc"] for t in toolkits if "nvcc" in t]
+    for nvcc in order:
+        key = _nvcc_key(ctx, nvcc)
+        if key in runs or timed_out:
+            continue
+        result = ctx.run([nvcc, "--version"])
+        runs[key] = (result, parse_nvcc_version(result.output))
+        timed_out = result.timed_out
+
+    for toolkit in toolkits:
+        nvcc = toolkit.get("nvcc")
+        if not nvcc:
+            continue
+        run = runs.get(_nvcc_key(ctx, nvcc))
+        if run is None:
+            toolkit["nvcc_skipped"] = "an earlier nvcc timed out"
+            continue
+        result, parsed = run
+        if result.timed_out:
+            toolkit["nvcc_timed_out"] = True
+        if "release" in parsed:
+            toolkit["version"] = parsed["release"]
+            if "full" in parsed:
+                toolkit["version_full"] = parsed["full"]
+            else:
+                toolkit.pop("version_full", None)
+            toolkit["version_source"] = "nvcc"
+        if not result.ok or "release" not in parsed:
+            toolkit["nvcc_command"] = result.to_fact()
+
+    nvcc_fact: dict[str, Any] = {"found": bool(which)}
+    if which:
+        nvcc_fact["path"] = which
+        resolved = resolve_nvcc(ctx, which)
+        if root_key(resolved, pm, ctx.is_windows) != root_key(which, pm, ctx.is_windows):
+            nvcc_fact["resolves_to"] = resolved  # symlink or shell wrapper
+        key = _nvcc_key(ctx, which)
+        if key in runs:
+            result, parsed = runs[key]
+            for src, dst in (("release", "version"), ("full", "version_full"), ("built_on", "built_on"), ("build", "build")):
+                if src in parsed:
+                    nvcc_fact[dst] = parsed[src]
+            nvcc_fact["command"] = result.to_fact()
+            if result.timed_out:
+                nvcc_fact["timed_out"] = True
+        for toolkit in toolkits:
+            if "nvcc" in toolkit and _nvcc_key(ctx, toolkit["nvcc"]) == key:
+                nvcc_fact["toolkit_root"] = toolkit["root"]
+                break
+    facts["nvcc"] = nvcc_fact
+    for toolkit in toolkits:
+        toolkit.pop("_key", None)
+    facts["toolkits"] = toolkits
+    return facts
