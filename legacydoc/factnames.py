@@ -9,6 +9,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from legacydoc.probes.target_script import MATTERS as _DISTS
+
+_DIST_KEYS = (
+    "name", "version", "location", "metadata", "kind", "installer", "editable", "develop",
+    "egg_link", "copies",
+)
+
 KNOWN_PATTERNS: tuple[str, ...] = (
     # header
     "schema",
@@ -36,11 +43,39 @@ KNOWN_PATTERNS: tuple[str, ...] = (
     # env
     "env.variables",
     "env.variables.*",
-    # python / packages (target interpreter)
-    "python.**",
-    "packages.**",
+    # python (target interpreter)
+    *("python." + k for k in (
+        "selected_by", "executable_requested", "candidates_skipped", "probe_ok", "version",
+        "version_info", "release_level", "sys_version", "implementation", "bits", "executable",
+        "prefix", "exec_prefix", "base_prefix", "real_prefix", "env_kind", "base_is_conda",
+        "platform", "platform_platform", "machine", "sys_path", "cwd", "user_site",
+        "user_site_enabled", "filesystem_encoding", "error", "script_error", "command", "command.**",
+    )),
+    # packages: one table per distribution that matters, plus scalar facts
+    *("packages.%s.%s" % (d, k) for d in _DISTS for k in _DIST_KEYS),
+    *("packages." + d for d in _DISTS),
+    *("packages." + k for k in (
+        "found", "theano_import_dir", "theano_shadowed_dirs", "theano_claimed_by",
+        "theano_version_text", "theano_version_source", "theano_revision", "theano_dir_in_sys_path",
+        "pygpu_import_dir", "numpy_import_dir", "numpy_shadowed_dirs", "numpy_distutils",
+        "numpy_distutils_config", "numpy_blas_opt_info", "numpy_config_file", "numpy_blas",
+        "numpy_blas_libraries", "numpy_blas_source", "numpy_blas_version", "conda", "conda.*",
+        "conda.*.version", "conda.*.build", "import_check", "import_check.*",
+    )),
+    *("packages.import_check.*." + k for k in (
+        "ok", "duration_s", "version", "file", "blas_opt_info", "error", "skipped", "command", "command.**",
+    )),
     # gpu
-    "gpu.**",
+    *("gpu.nvidia_smi." + k for k in (
+        "found", "path", "searched", "query", "query.**", "query_retry", "query_retry.**", "plain",
+        "plain.**", "plain_skipped", "rc", "output", "error", "timed_out", "smi_version",
+    )),
+    "gpu.nvidia_smi",
+    "gpu.driver_version",
+    "gpu.driver_cuda_version",
+    "gpu.count",
+    "gpu.devices",
+    "gpu.proc_driver_version",
     # cuda / cudnn
     "cuda.**",
     "cudnn.**",
@@ -48,7 +83,9 @@ KNOWN_PATTERNS: tuple[str, ...] = (
     "libraries.**",
     "path.**",
     # compilers
-    "compilers.**",
+    *("compilers." + k for k in ("found", "gxx_count", "theano_cxx", "conda_gxx_dirs", "gxx_all")),
+    *("compilers.%s.**" % k for k in ("gxx", "gcc", "msvc", "clang", "nvcc_host")),
+    *("compilers." + k for k in ("gxx", "gcc", "msvc", "clang", "nvcc_host")),
     # theano_config
     "theano_config.theanorc_env",
     "theano_config.files",

@@ -65,7 +65,7 @@ def base_rule(**over) -> dict:
         ({"all": [{"fact": "gpu.nvidia_smi.rc", "equals": 0}, {"fact": "python.version", "version": ">=3.12"}]}, False),
         ({"some": "gpu.devices", "where": {"fact": "item.compute_capability", "version": "<5"}}, True),
         ({"none": "gpu.devices", "where": {"fact": "item.name", "matches": "RTX"}}, True),
-        ({"some": "gpu.missing_list", "where": {"fact": "item.name", "exists": True}}, False),
+        ({"some": "gpu.devices", "where": {"fact": "item.name", "matches": "^A100"}}, False),
         # numeric compare on a string that is not a number is simply false
         ({"fact": "python.version", "gt": 3}, False),
     ],
@@ -80,6 +80,7 @@ def test_conditions(cond: dict, expected: bool) -> None:
     [
         ({"severity": "fatal"}, "severity 'fatal'"),
         ({"layer": "misc"}, "layer 'misc'"),
+        ({"area": "misc"}, "area 'misc'"),
         ({"colour": "red"}, "unknown key 'colour'"),
         ({"when": [{"fact": "packages.numpy.version", "newer_than": "1"}]}, "unknown operator 'newer_than'"),
         ({"when": [{"fact": "pakages.numpy.version", "version": ">1"}]}, "unknown fact name 'pakages.numpy.version'"),
@@ -89,7 +90,7 @@ def test_conditions(cond: dict, expected: bool) -> None:
         ({"when": [{"fact": "gpu.nvidia_smi.rc", "equals": 9, "in": [9]}]}, "exactly one operator"),
         ({"when": [{"fact": "item.name", "exists": True}]}, "'item.name' used outside"),
         ({"when": [{"eval": "1"}]}, "unknown condition keys eval"),
-        ({"title": "cpu {system.cpu_modle}"}, "unknown fact name 'system.cpu_modle'"),
+        ({"title": "numpy {packages.numpy.vers1on}"}, "unknown fact name 'packages.numpy.vers1on'"),
         ({"fix": 3}, "'fix' must be a string or a list of strings"),
     ],
 )
