@@ -133,15 +133,17 @@ def _cudnn(t: Mapping[str, Any]) -> list[str]:
 
 def _libraries(t: Mapping[str, Any]) -> list[str]:
     winners = t.get("winner", {}) or {}
-    if not winners:
-        return ["no CUDA runtime, cuBLAS, NVRTC or cuDNN library on the loader path"]
     lines = []
     for kind in sorted(winners):
-        win = winners[kind]
-        if isinstance(win, Mapping):
-            cuda = " (CUDA %s)" % win["cuda"] if win.get("cuda") else ""
-            lines.append("%s: %s%s" % (kind, win.get("path", win.get("name", "?")), cuda))
-    return lines
+        by_name = winners[kind]
+        if not isinstance(by_name, Mapping):
+            continue
+        for name, win in sorted(by_name.items()):
+            if isinstance(win, Mapping):
+                cuda = ", CUDA %s" % win["cuda"] if win.get("cuda") else ""
+                copies = ", %d copies" % win["copies"] if win.get("copies", 1) > 1 else ""
+                lines.append("%s: %s (via %s%s%s)" % (kind, win.get("path", name), win.get("source", "?"), cuda, copies))
+    return lines or ["no CUDA runtime, cuBLAS, NVRTC or cuDNN library on the loader path"]
 
 
 def _path(t: Mapping[str, Any]) -> list[str]:
@@ -166,9 +168,8 @@ def _compilers(t: Mapping[str, Any]) -> list[str]:
         lines.append("g++ %s at %s%s" % (gxx.get("version", "?"), gxx.get("path", "?"), (" (%s)" % extra) if extra else ""))
     else:
         lines.append("no g++ found")
-    others = t.get("gxx_all", []) or []
-    if len(others) > 1:
-        lines.append("%d g++ toolchains on PATH" % len(others))
+    if t.get("gxx_count", 0) > 1:
+        lines.append("%d g++ toolchains found" % t["gxx_count"])
     msvc = t.get("msvc", {})
     if msvc.get("found"):
         lines.append("MSVC cl.exe %s at %s" % (msvc.get("version", "?"), msvc.get("path", "?")))
