@@ -30,6 +30,19 @@ from legacydoc.versions import parse_specifier, parse_version
 
 LAYERS: tuple[str, ...] = ("versions", "drivers", "libraries", "compilers", "config", "performance")
 SEVERITIES: tuple[str, ...] = ("error", "warning", "info")
+# The areas a check report is grouped by, in the order it shows them.
+AREAS: tuple[str, ...] = (
+    "python",
+    "packages",
+    "gpu",
+    "cuda",
+    "cudnn",
+    "libraries",
+    "path",
+    "compilers",
+    "config",
+    "performance",
+)
 RULE_KEYS = {
     "id",
     "name",
@@ -212,6 +225,8 @@ def rule_from_table(table: Any, source: str) -> Rule:
             raise _fail(source, rule_id, "'%s' must be a non-empty string" % key)
     if table["layer"] not in LAYERS:
         raise _fail(source, rule_id, "layer %r is not one of %s" % (table["layer"], ", ".join(LAYERS)))
+    if table["area"] not in AREAS:
+        raise _fail(source, rule_id, "area %r is not one of %s" % (table["area"], ", ".join(AREAS)))
     if table["severity"] not in SEVERITIES:
         raise _fail(source, rule_id, "severity %r is not one of %s" % (table["severity"], ", ".join(SEVERITIES)))
     for_each = table.get("for_each", "")
