@@ -153,14 +153,14 @@ def test_parse_cuda_version():
         assert parse_cuda_version(bad) is None
 
 
-FALLBACK_NVRTC = ["nvrtc64_100.dll", "nvrtc64_92.dll", "nvrtc64_91.dll", "nvrtc64_90.dll", "nvrtc64_80.dll",
-                  "nvrtc64_75.dll", "nvrtc64_70.dll"]  # fmt: skip
+# What the released libgpuarray 0.7.6 falls back through (not master's 10.0/9.2 entries).
+FALLBACK_NVRTC = ["nvrtc64_91.dll", "nvrtc64_90.dll", "nvrtc64_80.dll", "nvrtc64_75.dll", "nvrtc64_70.dll"]
 
 
 def test_libgpuarray_names_driver_10_2():
     assert libgpuarray_wanted_names("10.2", True) == ["nvrtc64_102.dll"] + FALLBACK_NVRTC
     cublas = libgpuarray_wanted_names("10.2", True, "cublas")
-    assert cublas[:3] == ["cublas64_102.dll", "cublas64_100.dll", "cublas64_92.dll"]
+    assert cublas[:3] == ["cublas64_102.dll", "cublas64_91.dll", "cublas64_90.dll"]
     # 10.2 ships neither nvrtc64_102.dll (it ships nvrtc64_102_0.dll) nor cublas64_102.dll
     assert not library_kind_and_version("nvrtc64_102.dll", True)["shipped_name"]
     assert libgpuarray_wanted_names("10.2", False) == ["libnvrtc.so"]
@@ -177,7 +177,8 @@ def test_libgpuarray_names_driver_12_2():
     assert libgpuarray_wanted_names("12.2", True) == ["nvrtc64_122.dll"] + FALLBACK_NVRTC
     attempts = libgpuarray_attempts("12.2", True)
     assert attempts[0] == {"cuda": "12.2", "nvrtc": "nvrtc64_122.dll", "cublas": "cublas64_122.dll"}
-    assert attempts[1] == {"cuda": "10.0", "nvrtc": "nvrtc64_100.dll", "cublas": "cublas64_100.dll"}
+    # released pygpu 0.7.6 falls back to 9.1 first (10.0/9.2 are only on untagged master)
+    assert attempts[1] == {"cuda": "9.1", "nvrtc": "nvrtc64_91.dll", "cublas": "cublas64_91.dll"}
     assert libgpuarray_wanted_names("12.2", False, "libcuda") == ["libcuda.so"]
     assert libgpuarray_wanted_names("12.2", True, "libcuda") == ["nvcuda.dll"]
 
@@ -481,7 +482,7 @@ def test_collect_windows_on_any_host(tmp_path: Path):
     assert gpuarray["nvrtc"]["asks_for"] == "nvrtc64_<major><minor>.dll"
     assert gpuarray["nvrtc"]["found"] == ["nvrtc64_92.dll"]  # nvrtc64_102_0.dll is not a name it asks for
     assert gpuarray["cublas"]["found"] == ["cublas64_92.dll"]  # cublas64_10.dll would be "CUDA 1.0"
-    assert gpuarray["nvrtc"]["fallback_names"][1] == "nvrtc64_92.dll"
+    assert gpuarray["nvrtc"]["fallback_names"][:2] == ["nvrtc64_91.dll", "nvrtc64_90.dll"]
     assert gpuarray["libcuda"] == {"asks_for": "nvcuda.dll", "found": ["nvcuda.dll"]}
 
 
@@ -492,3 +493,14 @@ def test_collect_windows_without_python_skips_exe_dir(tmp_path: Path):
     assert [o["source"] for o in table["search_order"]] == ["cwd"]
     assert table["found"] == [] and table["winner"] == {}
     tomli_w.dumps({"libraries": table})
+
+
+def test_fallback_list_matches_the_knowledge_table_for_the_last_release():
+    """One fact, two places: the probe's constant must agree with rules/knowledge."""
+    from legacydoc import knowledge
+    from legacydoc.probes.libnames import LIBGPUARRAY_FALLBACK
+
+    rows = knowledge.tables()["cuda_libnames"].data["libgpuarray"]["version"]
+    released = [r for r in rows if not r.get("unreleased")]
+    last = max(released, key=lambda r: tuple(int(p) for p in r["to"].split(".")))
+    assert ["%d.%d" % v for v in LIBGPUARRAY_FALLBACK] == last["fallback"]

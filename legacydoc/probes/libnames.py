@@ -22,7 +22,7 @@ KNOWN_CUDA_SOURCE = (
 KNOWN_CUDA: tuple[str, ...] = (
     "6.5", "7.0", "7.5", "8.0", "9.0", "9.1", "9.2", "10.0", "10.1", "10.2",
     "11.0", "11.1", "11.2", "11.3", "11.4", "11.5", "11.6", "11.7", "11.8",
-    "12.0", "12.1", "12.2", "12.3", "12.4", "12.5", "12.6", "12.7", "12.8", "12.9",
+    "12.0", "12.1", "12.2", "12.3", "12.4", "12.5", "12.6", "12.8", "12.9",
     "13.0", "13.1",
 )  # fmt: skip
 
@@ -66,7 +66,10 @@ LIBGPUARRAY_SOURCE = (
     "src/loaders/libcuda.c (nvcuda.dll / libcuda.so), src/gpuarray_buffer_cuda.c setup_lib() "
     "(driver version from cuDriverGetVersion, then the fallback list, skipping versions >= the driver's)"
 )
-LIBGPUARRAY_FALLBACK: tuple[tuple[int, int], ...] = ((10, 0), (9, 2), (9, 1), (9, 0), (8, 0), (7, 5), (7, 0))
+# The list in the last *released* libgpuarray (v0.7.6, tag f036aef, 2018-04-23). The
+# longer list with 10.0 and 9.2 (commit 450e6c0) is only on untagged master, which no
+# pygpu package ships; rules/knowledge/cuda_libnames.toml keeps the list per release.
+LIBGPUARRAY_FALLBACK: tuple[tuple[int, int], ...] = ((9, 1), (9, 0), (8, 0), (7, 5), (7, 0))
 LIBGPUARRAY_LINUX_NAMES: dict[str, str] = {"libcuda": "libcuda.so", "nvrtc": "libnvrtc.so", "cublas": "libcublas.so"}
 LIBGPUARRAY_WINDOWS_PATTERNS: dict[str, str] = {
     "libcuda": "nvcuda.dll",
