@@ -642,6 +642,30 @@ class Knowledge:
                 return float(row["tflops"])
         return None
 
+    def nvidia_smi_failure(self, output: Any, rc: Any = None) -> Optional[str]:
+        """The failure-catalogue id whose message regex matches nvidia-smi's output; when
+        no message matches, the catalogue entry whose exit code is rc (if only one has it)."""
+        text = output if isinstance(output, str) else ""
+        for row in self._rows("nvidia_smi", "failure"):
+            if re.search(row["regex"], text):
+                return str(row["id"])
+        if isinstance(rc, int) and not isinstance(rc, bool):
+            # Only exit codes seen with that message (not inferred ones) identify a failure.
+            by_rc = [
+                row
+                for row in self._rows("nvidia_smi", "failure")
+                if row.get("rc") == rc and row.get("rc_confidence", "U") != "U"
+            ]
+            if len(by_rc) == 1:
+                return str(by_rc[0]["id"])
+        return None
+
+    def nvidia_smi_catalogue(self, failure_id: Any) -> Optional[dict[str, Any]]:
+        for row in self._rows("nvidia_smi", "failure"):
+            if row["id"] == failure_id:
+                return dict(row)
+        return None
+
     # ---- Architectures --------------------------------------------------------------------
 
     def arch_range(self, cuda: Any) -> Optional[tuple[int, int]]:
@@ -908,3 +932,11 @@ def theano_failures(
 
 def gpu_peak_tflops(gpu_name: Any) -> Optional[float]:
     return default().gpu_peak_tflops(gpu_name)
+
+
+def nvidia_smi_failure(output: Any, rc: Any = None) -> Optional[str]:
+    return default().nvidia_smi_failure(output, rc)
+
+
+def nvidia_smi_catalogue(failure_id: Any) -> Optional[dict[str, Any]]:
+    return default().nvidia_smi_catalogue(failure_id)

@@ -581,3 +581,19 @@ def test_garbage_inputs_return_none(value):
     assert k.theano_failures(value, value) == []
     assert k.gpu_peak_tflops(value) is None
     assert k.cuda_release(value) is None
+
+
+@pytest.mark.parametrize(
+    "output, rc, expected",
+    [
+        ("Failed to initialize NVML: Unknown Error", 255, "nvml-unknown-error"),
+        ("Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 535.183", 18, "driver-library-mismatch"),
+        ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure", 9, "driver-not-loaded"),
+        ("No devices were found", 6, "no-devices"),
+        ("", 9, "driver-not-loaded"),  # no message: the exit code alone decides
+        ("something new and strange", 255, None),  # 255 alone is ambiguous
+        (None, None, None),
+    ],
+)
+def test_nvidia_smi_failure_lookup(output, rc, expected) -> None:
+    assert k.nvidia_smi_failure(output, rc) == expected
