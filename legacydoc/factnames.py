@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from legacydoc.derive import DERIVED as _DERIVED
 from legacydoc.probes.target_script import MATTERS as _DISTS
 
 _DIST_KEYS = (
@@ -94,8 +95,9 @@ KNOWN_PATTERNS: tuple[str, ...] = (
     "theano_config.flags.*",
     "theano_config.compiledir",
     "theano_config.compiledir.**",
-    # derived facts (legacydoc/derive.py)
-    "derived.**",
+    # derived facts (legacydoc/derive.py documents each one)
+    *("derived." + name for name in _DERIVED),
+    "derived.gpus",
     # the Theano config model's findings
     "config.**",
     # benchmark results

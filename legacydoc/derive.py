@@ -1,0 +1,459 @@
+"""Derived facts: what the raw facts mean once joined with the knowledge tables.
+
+Pure functions, no I/O: each takes the facts record (and the knowledge tables through
+:mod:`legacydoc.knowledge`) and returns plain values. :func:`derive` gathers them into
+the ``derived`` table that rules match on; :func:`enrich` adds it (and the Theano config
+model's ``config`` table) to a copy of the record.
+
+A derived fact is absent when it cannot be known (no driver, no nvcc, ...): rules then
+stay quiet instead of guessing.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Mapping, Optional
+
+from legacydoc import knowledge
+from legacydoc.facts import get
+from legacydoc.versions import parse_version
+
+# The derived facts, with one line each on what they mean. factnames accepts exactly these.
+DERIVED: dict[str, str] = {
+    "os": "windows | linux | darwin: the probed OS",
+    "theano.flavour": "theano | theano-pymc | none: which distribution provides the theano package",
+    "theano.version": "the version of that distribution",
+    "theano.both_installed": "Theano and Theano-PyMC are both installed over the same theano/ folder",
+    "theano.python_ok": "the target Python is inside the range this Theano release runs on",
+    "theano.python_verdict": "ok | too_new | too_old: where the target Python falls against that range",
+    "theano.python_range": "that range, as a specifier",
+    "theano.release_known": "the Theano release is in the knowledge table",
+    "theano.failures": "ids of known failures that this Theano/Python/numpy/cuDNN combination hits",
+    "theano.device": "the device Theano is configured for (cpu, cuda, cuda0, gpu, ...)",
+    "theano.wants_gpu": "that device is a GPU one (cuda*, opencl*, gpu*)",
+    "theano.device_index": "N of device=cudaN (absent for plain cuda: the driver's default GPU)",
+    "theano.device_exists": "that GPU index is below the number of GPUs nvidia-smi listed",
+    "theano.runs_on": "cpu | gpu: where Theano would really run",
+    "theano.cpu_reasons": "why it would not run on the GPU",
+    "blas.ldflags_set": "blas.ldflags is set explicitly (file or THEANO_FLAGS), even to empty",
+    "blas.ldflags": "its effective value",
+    "gpu.usable": "nvidia-smi answered and listed at least one GPU",
+    "gpu.failure": "the nvidia-smi failure catalogue id that matches its output",
+    "driver.max_cuda": "the newest CUDA the driver supports",
+    "driver.max_cuda_source": "nvidia-smi (its header) or table (from the driver version)",
+    "nvcc.version": "major.minor of the nvcc on PATH (or the only toolkit)",
+    "nvcc.min_driver": "the driver that toolkit needs on this OS",
+    "nvcc.driver_ok": "the driver is new enough for that toolkit",
+    "nvcc.lowest_sm": "the oldest GPU architecture that toolkit can target (e.g. 30)",
+    "nvcc.highest_sm": "the newest GPU architecture it knows (e.g. 75)",
+    "nvcc.max_gcc": "the newest gcc major its host_config.h accepts",
+    "gpus": "list: each GPU with sm, and whether the toolkit can target it (in_nvcc_range)",
+    "cuda.path_versions": "the distinct CUDA versions PATH's entries provide (nvcc or libraries)",
+    "cuda.path_version_count": "how many distinct CUDA versions PATH mixes",
+    "cuda.toolkit_versions": "the versions of every toolkit found",
+    "loader.cudart_cuda": "the CUDA version of the cudart the loader would pick",
+    "loader.cudart_matches_nvcc": "that version equals nvcc's",
+    "loader.has_cudart": "the loader finds a CUDA runtime library at all",
+    "libgpuarray.nvrtc_wanted": "the NVRTC names libgpuarray would try for this driver",
+    "libgpuarray.nvrtc_found": "one of them is on the loader path",
+    "libgpuarray.cublas_found": "a cuBLAS name it would try is on the loader path",
+    "cudnn.header_version": "the cuDNN version in the first header found",
+    "cudnn.header_major": "its major",
+    "cudnn.library_majors": "the majors of the cuDNN libraries found",
+    "cudnn.header_library_mismatch": "the header's major is not among the libraries' majors",
+    "cudnn.cuda_builds": "the CUDA versions NVIDIA built that cuDNN for",
+    "cudnn.built_for_nvcc": "nvcc's CUDA is among them",
+    "cudnn.found": "a cuDNN header or library was found",
+    "gxx.found": "a g++ Theano would use was found",
+    "gxx.count": "how many distinct g++ toolchains",
+    "gxx.gcc_major": "the host gcc major nvcc would use",
+    "gxx.too_new_for_nvcc": "that gcc is newer than the toolkit accepts",
+    "pygpu.version": "the installed pygpu version",
+    "pygpu.ok_for_theano": "it is the pygpu series this Theano needs",
+    "pygpu.required": "that series, as a specifier",
+    "cache.foreign_dirs": "compiledir_* folders built by another Python version than the target's",
+    "cache.stale_locks": "compile cache lock folders older than Theano's own 120 s lock timeout",
+}
+# Theano 1.0.5 overrides a compile lock after compile.timeout, 120 s by default.
+STALE_LOCK_S = 120.0
+
+
+def _dist(facts: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    value = get(facts, "packages." + name, {})
+    return value if isinstance(value, Mapping) else {}
+
+
+def _mm(version: Any) -> Optional[str]:
+    """'10.2.89' -> '10.2'."""
+    parsed = parse_version(version)
+    if parsed is None:
+        return None
+    parts = list(parsed.release) + [0]
+    return "%d.%d" % (parts[0], parts[1])
+
+
+def theano_flavour(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """Which Theano distribution owns the theano package (the one Python imports)."""
+    claimed = [str(c).lower() for c in get(facts, "packages.theano_claimed_by", []) or []]
+    theano, pymc = _dist(facts, "theano"), _dist(facts, "theano-pymc")
+    out: dict[str, Any] = {"both_installed": bool(theano) and bool(pymc)}
+    if pymc and (not theano or claimed[-1:] == ["theano-pymc"]):
+        out.update(flavour="theano-pymc", version=pymc.get("version"))
+    elif theano:
+        out.update(flavour="theano", version=theano.get("version"))
+    else:
+        out["flavour"] = "none"
+    # theano/__init__ text is what Python imports: trust it over metadata when both exist.
+    text_version = get(facts, "packages.theano_version_text")
+    if out["both_installed"] and text_version:
+        out["version"] = text_version
+        if pymc.get("version") == text_version:
+            out["flavour"] = "theano-pymc"
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def effective(facts: Mapping[str, Any], key: str) -> Optional[Mapping[str, Any]]:
+    """The Theano config model's value for ``key`` ({value, source}), if it was computed."""
+    value = get(facts, "config.effective." + key)
+    return value if isinstance(value, Mapping) else None
+
+
+def driver_facts(facts: Mapping[str, Any], os_family: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    smi_cuda = get(facts, "gpu.driver_cuda_version")
+    driver = get(facts, "gpu.driver_version")
+    if smi_cuda:
+        out.update({"max_cuda": str(smi_cuda), "max_cuda_source": "nvidia-smi"})
+    elif driver:
+        best = knowledge.driver_max_cuda(driver, os_family)
+        if best:
+            out.update({"max_cuda": best, "max_cuda_source": "table"})
+    return out
+
+
+def nvcc_version(facts: Mapping[str, Any]) -> Optional[str]:
+    """nvcc on PATH; else the only toolkit found (what Theano's cuda.root would pick)."""
+    version = get(facts, "cuda.nvcc.version")
+    if version:
+        return _mm(version)
+    kits = [k for k in get(facts, "cuda.toolkits", []) or [] if isinstance(k, Mapping) and k.get("version")]
+    versions = {_mm(k["version"]) for k in kits}
+    return versions.pop() if len(versions) == 1 else None
+
+
+def nvcc_facts(facts: Mapping[str, Any], os_family: str, driver_max: Optional[str]) -> dict[str, Any]:
+    version = nvcc_version(facts)
+    if not version:
+        return {}
+    out: dict[str, Any] = {"version": version}
+    minimum = knowledge.min_driver(version, os_family)
+    if minimum:
+        out["min_driver"] = minimum
+    driver = get(facts, "gpu.driver_version")
+    if driver and minimum:
+        have, need = knowledge.driver_key(driver), knowledge.driver_key(minimum)
+        if have is not None and need is not None:
+            out["driver_ok"] = have >= need
+    elif driver_max:
+        mine, best = parse_version(version), parse_version(driver_max)
+        if mine is not None and best is not None:
+            out["driver_ok"] = mine <= best
+    arch = knowledge.arch_range(version)
+    if arch:
+        out["lowest_sm"], out["highest_sm"] = arch
+    gcc = knowledge.max_gcc(version)
+    if gcc is not None:
+        out["max_gcc"] = gcc
+    return out
+
+
+def _sm(cc: Any) -> Optional[int]:
+    parsed = parse_version(cc)
+    if parsed is None or len(parsed.release) < 2:
+        return None
+    return parsed.release[0] * 10 + parsed.release[1]
+
+
+def gpu_list(facts: Mapping[str, Any], nvcc: Mapping[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for dev in get(facts, "gpu.devices", []) or []:
+        if not isinstance(dev, Mapping):
+            continue
+        item: dict[str, Any] = {k: dev[k] for k in ("index", "name") if k in dev}
+        cc = dev.get("compute_capability") or knowledge.compute_capability(dev.get("name", ""))
+        if cc:
+            item["compute_capability"] = str(cc)
+            sm = _sm(cc)
+            if sm is not None:
+                item["sm"] = sm
+                if "lowest_sm" in nvcc and "highest_sm" in nvcc:
+                    item["nvcc_version"] = nvcc["version"]
+                    item["nvcc_lowest_sm"], item["nvcc_highest_sm"] = nvcc["lowest_sm"], nvcc["highest_sm"]
+                    item["in_nvcc_range"] = nvcc["lowest_sm"] <= sm <= nvcc["highest_sm"]
+        out.append(item)
+    return out
+
+
+def gpu_failure(facts: Mapping[str, Any]) -> Optional[str]:
+    """The nvidia-smi failure catalogue id whose message matches what nvidia-smi said."""
+    if not get(facts, "gpu.nvidia_smi.found"):
+        return None
+    rc, output = get(facts, "gpu.nvidia_smi.rc"), str(get(facts, "gpu.nvidia_smi.output", "") or "")
+    if get(facts, "gpu.nvidia_smi.timed_out"):
+        return "timed-out"
+    if rc == 0:
+        return None
+    return knowledge.nvidia_smi_failure(output, rc)
+
+
+def path_cuda_versions(facts: Mapping[str, Any]) -> list[str]:
+    versions: list[str] = []
+    for entry in get(facts, "path.entries", []) or []:
+        if isinstance(entry, Mapping) and entry.get("exists", True) and "duplicate_of" not in entry:
+            for version in entry.get("cuda_versions", []) or []:
+                if version not in versions:
+                    versions.append(str(version))
+    return versions
+
+
+def loader_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any]:
+    """The cudart the loader picks first (lowest search order among loadable copies)."""
+    winners = get(facts, "libraries.winner.cudart", {}) or {}
+    candidates = [w for w in winners.values() if isinstance(w, Mapping) and w.get("cuda")]
+    out: dict[str, Any] = {"has_cudart": bool(winners)}
+    if candidates:
+        first = min(candidates, key=lambda w: w.get("order", 1 << 30))
+        cuda = str(first["cuda"])
+        out["cudart_cuda"] = cuda
+        if nvcc:
+            # '11.x' style sonames cover a whole major.
+            if cuda.endswith(".x"):
+                out["cudart_matches_nvcc"] = nvcc.split(".")[0] == cuda.split(".")[0]
+            else:
+                out["cudart_matches_nvcc"] = _mm(cuda) == nvcc
+    return out
+
+
+def libgpuarray_facts(facts: Mapping[str, Any], driver_max: Optional[str], os_family: str) -> dict[str, Any]:
+    from legacydoc.probes import libnames
+
+    names = get(facts, "libraries.libgpuarray_names", {}) or {}
+    out: dict[str, Any] = {}
+    if driver_max:
+        wanted = libnames.libgpuarray_wanted_names(driver_max, os_family == "windows", kind="nvrtc")
+        if wanted:
+            out["nvrtc_wanted"] = list(wanted)
+    for kind in ("nvrtc", "cublas"):
+        entry = names.get(kind)
+        if isinstance(entry, Mapping):
+            out[kind + "_found"] = bool(entry.get("found"))
+    return out
+
+
+def cudnn_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any]:
+    headers = [h for h in get(facts, "cudnn.headers", []) or [] if isinstance(h, Mapping) and h.get("version")]
+    libs = [lib for lib in get(facts, "cudnn.libraries", []) or [] if isinstance(lib, Mapping)]
+    out: dict[str, Any] = {"found": bool(headers or libs)}
+    majors = sorted({int(lib["major"]) for lib in libs if isinstance(lib.get("major"), int) and lib.get("exists", True)})
+    if majors:
+        out["library_majors"] = majors
+    if headers:
+        header = headers[0]
+        out["header_version"] = str(header["version"])
+        if isinstance(header.get("major"), int):
+            out["header_major"] = header["major"]
+            if majors:
+                out["header_library_mismatch"] = header["major"] not in majors
+        builds = knowledge.cudnn_cuda_builds(header["version"])
+        if builds:
+            out["cuda_builds"] = list(builds)
+            if nvcc:
+                out["built_for_nvcc"] = any(_mm(b) == nvcc or b == nvcc for b in builds)
+    return out
+
+
+def compiler_facts(facts: Mapping[str, Any], max_gcc: Optional[int]) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "found": bool(get(facts, "compilers.gxx.found")),
+        "count": int(get(facts, "compilers.gxx_count", 0) or 0),
+    }
+    major = get(facts, "compilers.nvcc_host.gcc_major")
+    if isinstance(major, int):
+        out["gcc_major"] = major
+        if max_gcc is not None:
+            out["too_new_for_nvcc"] = major > max_gcc
+    return out
+
+
+def pygpu_facts(facts: Mapping[str, Any], release: Optional[Mapping[str, Any]]) -> dict[str, Any]:
+    version = _dist(facts, "pygpu").get("version")
+    out: dict[str, Any] = {}
+    if version:
+        out["version"] = version
+    required = (release or {}).get("pygpu")
+    if required:
+        out["required"] = required
+        if version:
+            parsed = parse_version(version)
+            from legacydoc.versions import parse_specifier
+
+            spec = parse_specifier(required)
+            if parsed is not None and spec is not None:
+                out["ok_for_theano"] = spec.contains(parsed, prereleases=True)
+    return out
+
+
+def theano_facts(facts: Mapping[str, Any], flavour: Mapping[str, Any]) -> tuple[dict[str, Any], Optional[dict]]:
+    out: dict[str, Any] = dict(flavour)
+    if flavour.get("flavour") in (None, "none") or not flavour.get("version"):
+        return out, None
+    dist = "Theano-PyMC" if flavour["flavour"] == "theano-pymc" else "Theano"
+    release = knowledge.theano_release(dist, flavour["version"])
+    out["release_known"] = release is not None
+    python = get(facts, "python.version")
+    allowed = (release or {}).get("python_ok")
+    if release and not allowed and release.get("python_classifiers"):
+        # Without a verified range, only the oldest declared Python is a firm limit.
+        oldest = min(release["python_classifiers"], key=lambda v: parse_version(v) or parse_version("0"))
+        allowed = ">=%s" % oldest
+    if allowed:
+        out["python_range"] = allowed
+        if python:
+            from legacydoc.versions import version_in
+
+            out["python_ok"] = version_in(python, allowed)
+            out["python_verdict"] = python_verdict(python, allowed)
+    header = next(
+        (h for h in get(facts, "cudnn.headers", []) or [] if isinstance(h, Mapping) and h.get("version_number")), None
+    )
+    failures = knowledge.theano_failures(
+        dist,
+        flavour["version"],
+        python=python,
+        numpy=_dist(facts, "numpy").get("version"),
+        cudnn_macro=(header or {}).get("version_number"),
+    )
+    out["failures"] = [f["id"] for f in failures]
+    return out, release
+
+
+def python_verdict(python: Any, allowed: str) -> Optional[str]:
+    """'ok', 'too_new' (an upper bound excludes it) or 'too_old'."""
+    from legacydoc.versions import parse_specifier
+
+    version, spec = parse_version(python), parse_specifier(allowed)
+    if version is None or spec is None:
+        return None
+    if spec.contains(version, prereleases=True):
+        return "ok"
+    for one in spec:
+        if one.operator in ("<", "<=") and not one.contains(version, prereleases=True):
+            return "too_new"
+    return "too_old"
+
+
+def cache_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
+    python = get(facts, "python.version")
+    subdirs = [d for d in get(facts, "theano_config.compiledir.subdirs", []) or [] if isinstance(d, Mapping)]
+    foreign = [
+        str(d.get("name"))
+        for d in subdirs
+        if python and d.get("python_version") and d.get("python_version") != python and d.get("module_dirs", 1)
+    ]
+    stale = [
+        str(d.get("name"))
+        for d in subdirs
+        if isinstance(d.get("lock_dir"), Mapping) and float(d["lock_dir"].get("age_s", 0) or 0) > STALE_LOCK_S
+    ]
+    return {"foreign_dirs": foreign, "stale_locks": stale}
+
+
+def device_facts(facts: Mapping[str, Any], derived: Mapping[str, Any]) -> dict[str, Any]:
+    """Where Theano would really run, and why not on the GPU."""
+    device = (effective(facts, "device") or {}).get("value", "cpu")
+    wants_gpu = str(device).startswith(("cuda", "opencl", "gpu"))
+    out: dict[str, Any] = {"device": device, "wants_gpu": wants_gpu}
+    index = str(device)[4:] if str(device).startswith("cuda") else ""
+    if index.isdigit():
+        out["device_index"] = int(index)
+        count = get(facts, "gpu.count")
+        if isinstance(count, int) and not isinstance(count, bool):
+            out["device_exists"] = int(index) < count
+    reasons = []
+    if not wants_gpu:
+        reasons.append("the config asks for device=%s" % device)
+    else:
+        if str(device).startswith("gpu"):
+            reasons.append("device=%s is the old backend, removed in Theano 1.0" % device)
+        if not derived.get("gpu.usable"):
+            reasons.append("no working NVIDIA GPU (nvidia-smi did not list one)")
+        if "pygpu.version" not in derived:
+            reasons.append("pygpu is not installed")
+        elif derived.get("pygpu.ok_for_theano") is False:
+            reasons.append("pygpu %s is not the series this Theano needs" % derived["pygpu.version"])
+        if not derived.get("gxx.found"):
+            reasons.append("no g++: the GPU backend needs a C++ compiler")
+    out["runs_on"] = "gpu" if wants_gpu and not reasons else "cpu"
+    if reasons:
+        out["cpu_reasons"] = reasons
+    return out
+
+
+def _flat(prefix: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    return {prefix + "." + k: v for k, v in values.items() if v is not None}
+
+
+def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``derived`` table (flat dotted keys nested on output) for these facts."""
+    os_family = str(get(facts, "system.os", "") or "linux")
+    d: dict[str, Any] = {"os": os_family}
+    flavour = theano_flavour(facts)
+    theano, release = theano_facts(facts, flavour)
+    d.update(_flat("theano", theano))
+    ld = effective(facts, "blas.ldflags")
+    if ld is not None:
+        d["blas.ldflags_set"] = ld.get("source", "default") != "default"
+        d["blas.ldflags"] = ld.get("value", "")
+    count = get(facts, "gpu.count", 0) or 0
+    d["gpu.usable"] = get(facts, "gpu.nvidia_smi.rc") == 0 and count > 0
+    failure = gpu_failure(facts)
+    if failure:
+        d["gpu.failure"] = failure
+    driver = driver_facts(facts, os_family)
+    d.update(_flat("driver", driver))
+    nvcc = nvcc_facts(facts, os_family, driver.get("max_cuda"))
+    d.update(_flat("nvcc", nvcc))
+    d["gpus"] = gpu_list(facts, nvcc)
+    d["cuda.path_versions"] = path_cuda_versions(facts)
+    d["cuda.path_version_count"] = len(d["cuda.path_versions"])
+    kits = [k for k in get(facts, "cuda.toolkits", []) or [] if isinstance(k, Mapping) and k.get("version")]
+    d["cuda.toolkit_versions"] = sorted({_mm(k["version"]) or str(k["version"]) for k in kits})
+    d.update(_flat("loader", loader_facts(facts, nvcc.get("version"))))
+    d.update(_flat("libgpuarray", libgpuarray_facts(facts, driver.get("max_cuda"), os_family)))
+    d.update(_flat("cudnn", cudnn_facts(facts, nvcc.get("version"))))
+    d.update(_flat("gxx", compiler_facts(facts, nvcc.get("max_gcc"))))
+    d.update(_flat("pygpu", pygpu_facts(facts, release)))
+    d.update(_flat("theano", device_facts(facts, d)))
+    d.update(_flat("cache", cache_facts(facts)))
+    return _nest(d)
+
+
+def _nest(flat: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in flat.items():
+        node = out
+        parts = key.split(".")
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = value
+    return out
+
+
+def enrich(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of the record with the Theano config model (``config``) and ``derived``."""
+    from legacydoc.theanorc import derive_config_facts
+
+    facts = copy.deepcopy(dict(record))
+    facts["config"] = derive_config_facts(facts)
+    facts["derived"] = derive(facts)
+    return facts

@@ -1,0 +1,130 @@
+"""derive.py: pure functions from facts (+ knowledge) to derived facts. No I/O."""
+
+from __future__ import annotations
+
+from legacydoc import derive, factnames
+
+
+def test_every_derived_name_is_documented_and_known() -> None:
+    for name, doc in derive.DERIVED.items():
+        assert doc.strip()
+        assert factnames.is_known("derived." + name)
+    assert not factnames.is_known("derived.no_such_thing")
+
+
+def test_theano_flavour() -> None:
+    assert derive.theano_flavour({"packages": {}}) == {"both_installed": False, "flavour": "none"}
+    only_pymc = {"packages": {"theano-pymc": {"version": "1.1.2"}}}
+    assert derive.theano_flavour(only_pymc) == {"both_installed": False, "flavour": "theano-pymc", "version": "1.1.2"}
+    both = {
+        "packages": {
+            "theano": {"version": "1.0.5"},
+            "theano-pymc": {"version": "1.1.2"},
+            "theano_claimed_by": ["Theano", "Theano-PyMC"],
+            "theano_version_text": "1.1.2",
+        }
+    }
+    assert derive.theano_flavour(both) == {"both_installed": True, "flavour": "theano-pymc", "version": "1.1.2"}
+
+
+def test_python_verdict() -> None:
+    assert derive.python_verdict("3.11.7", ">=2.7,<3.12") == "ok"
+    assert derive.python_verdict("3.12.1", ">=2.7,<3.12") == "too_new"
+    assert derive.python_verdict("2.7.18", ">=3.6") == "too_old"
+    assert derive.python_verdict("garbage", ">=3.6") is None
+
+
+def test_driver_max_cuda_from_header_or_table() -> None:
+    assert derive.driver_facts({"gpu": {"driver_cuda_version": "11.0"}}, "windows") == {
+        "max_cuda": "11.0",
+        "max_cuda_source": "nvidia-smi",
+    }
+    # R375 prints no CUDA Version: the table knows 375.66 runs CUDA 8.0 GA2.
+    out = derive.driver_facts({"gpu": {"driver_version": "375.66"}}, "linux")
+    assert out == {"max_cuda": "8.0", "max_cuda_source": "table"}
+    assert derive.driver_facts({"gpu": {}}, "linux") == {}
+
+
+def test_nvcc_driver_check_and_arch_range() -> None:
+    facts = {"cuda": {"nvcc": {"version": "10.2"}}, "gpu": {"driver_version": "411.31"}}
+    out = derive.nvcc_facts(facts, "windows", None)
+    assert out["min_driver"] == "441.22"
+    assert out["driver_ok"] is False
+    assert (out["lowest_sm"], out["highest_sm"]) == (30, 75)
+    assert out["max_gcc"] == 8
+    ok = derive.nvcc_facts({"cuda": {"nvcc": {"version": "10.2"}}, "gpu": {"driver_version": "451.67"}}, "windows", None)
+    assert ok["driver_ok"] is True
+
+
+def test_gpu_architecture_against_toolkit() -> None:
+    nvcc = {"version": "10.2", "lowest_sm": 30, "highest_sm": 75}
+    facts = {"gpu": {"devices": [{"index": 0, "name": "NVIDIA GeForce RTX 3090"}, {"index": 1, "name": "Tesla K80"}]}}
+    gpus = derive.gpu_list(facts, nvcc)
+    assert gpus[0]["sm"] == 86 and gpus[0]["in_nvcc_range"] is False
+    assert gpus[1]["sm"] == 37 and gpus[1]["in_nvcc_range"] is True
+
+
+def test_path_cuda_versions_ignore_duplicates_and_missing() -> None:
+    facts = {
+        "path": {
+            "entries": [
+                {"index": 0, "exists": True, "cuda_versions": ["10.2"]},
+                {"index": 1, "exists": False, "cuda_versions": ["9.0"]},
+                {"index": 2, "exists": True, "cuda_versions": ["10.2"], "duplicate_of": 0},
+                {"index": 3, "exists": True, "cuda_versions": ["11.x"]},
+            ]
+        }
+    }
+    assert derive.path_cuda_versions(facts) == ["10.2", "11.x"]
+
+
+def test_loader_cudart_against_nvcc() -> None:
+    winners = {"libraries": {"winner": {"cudart": {
+        "libcudart.so.11.0": {"order": 4, "cuda": "11.x"},
+        "libcudart.so.10.2": {"order": 1, "cuda": "10.2"},
+    }}}}  # fmt: skip
+    assert derive.loader_facts(winners, "10.2") == {"has_cudart": True, "cudart_cuda": "10.2", "cudart_matches_nvcc": True}
+    assert derive.loader_facts(winners, "11.1")["cudart_matches_nvcc"] is False
+    assert derive.loader_facts({}, "10.2") == {"has_cudart": False}
+
+
+def test_cudnn_facts() -> None:
+    facts = {
+        "cudnn": {
+            "headers": [{"version": "7.6.5", "major": 7}],
+            "libraries": [{"major": 8, "name": "libcudnn.so.8"}],
+        }
+    }
+    out = derive.cudnn_facts(facts, "10.2")
+    assert out["header_library_mismatch"] is True
+    assert out["built_for_nvcc"] is True
+    assert "10.2" in out["cuda_builds"]
+    assert derive.cudnn_facts({"cudnn": {}}, None) == {"found": False}
+
+
+def test_device_facts_explain_why_cpu() -> None:
+    facts = {"config": {"effective": {"device": {"value": "cuda1", "source": "THEANO_FLAGS"}}}, "gpu": {"count": 1}}
+    out = derive.device_facts(facts, {"gpu.usable": True, "gxx.found": True})
+    assert out["wants_gpu"] is True and out["device_index"] == 1 and out["device_exists"] is False
+    assert out["runs_on"] == "cpu"
+    assert out["cpu_reasons"] == ["pygpu is not installed"]
+    cpu = derive.device_facts({}, {})
+    assert cpu == {"device": "cpu", "wants_gpu": False, "runs_on": "cpu", "cpu_reasons": ["the config asks for device=cpu"]}
+
+
+def test_cache_facts() -> None:
+    facts = {
+        "python": {"version": "3.7.16"},
+        "theano_config": {"compiledir": {"subdirs": [
+            {"name": "a", "python_version": "3.7.16", "lock_dir": {"age_s": 30.0}},
+            {"name": "b", "python_version": "2.7.18", "module_dirs": 3, "lock_dir": {"age_s": 9000.0}},
+        ]}},
+    }  # fmt: skip
+    assert derive.cache_facts(facts) == {"foreign_dirs": ["b"], "stale_locks": ["b"]}
+
+
+def test_derive_on_an_empty_record_does_not_guess() -> None:
+    out = derive.derive({})
+    assert out["theano"]["flavour"] == "none"
+    assert out["gpu"]["usable"] is False
+    assert "driver" not in out and "nvcc" not in out
