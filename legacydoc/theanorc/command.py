@@ -1,0 +1,245 @@
+"""What ``legacydoc theanorc`` and ``legacydoc theanorc --write [PATH]`` run.
+
+``show(record)`` returns the report (files read, effective values with provenance,
+findings); ``write(...)`` generates a config for the machine the facts describe, shows
+the diff against the file on disk, backs that file up and replaces it atomically.
+Exit codes of ``write``: 0 written, up to date or dry run; 1 the user declined;
+2 refused (nothing touched, one line saying why, naming the file).
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable, Mapping, Optional, TextIO
+
+from legacydoc.errors import UsageError
+from legacydoc.theanorc import machine
+from legacydoc.theanorc.discovery import write_target
+from legacydoc.theanorc.effective import EffectiveConfig, Setting, effective_config
+from legacydoc.theanorc.fileops import Refused, read_bytes, resolve_target, safe_write
+from legacydoc.theanorc.findings import Finding, find_problems
+from legacydoc.theanorc.writer import generate
+
+# Shown in the report even at their defaults: what people come to check.
+SHOWN_DEFAULTS = ("device", "floatX", "mode", "cxx", "linker", "blas.ldflags", "cuda.root", "dnn.enabled",
+                  "dnn.include_path", "gpuarray.preallocate", "base_compiledir")
+
+
+def _check_record(record: Any) -> Mapping[str, Any]:
+    if not isinstance(record, Mapping) or "schema" not in record and "theano_config" not in record:
+        raise UsageError("not a legacydoc facts record (no 'schema' and no 'theano_config' table)")
+    table = record.get("theano_config")
+    if table is not None and not isinstance(table, Mapping):
+        raise UsageError("facts record: 'theano_config' must be a table")
+    return record
+
+
+# --- show ----------------------------------------------------------------------------------
+
+
+def _value_text(setting: Setting) -> str:
+    if setting.value is None:
+        note = setting.note or "unknown"
+        return "(%s)" % (note if note.startswith("computed") else "computed at import: " + note)
+    text = setting.value if setting.value != "" else '""'
+    if setting.raw is not None:
+        text += "   (from %r)" % setting.raw
+    if not setting.ok:
+        text += "   INVALID"
+    return text
+
+
+def _source_text(setting: Setting) -> str:
+    if setting.origin.source == "file":
+        return "%s line %d" % (setting.origin.file, setting.origin.line)
+    if setting.origin.source == "THEANO_FLAGS":
+        return "THEANO_FLAGS"
+    return "default" + (" (%s)" % setting.note if setting.note and setting.value is not None else "")
+
+
+def _finding_text(finding: Finding) -> list[str]:
+    lines = ["  %-7s %s" % (finding.severity, finding.message)]
+    if finding.fix_line:
+        fix = finding.fix_line.split("\n")
+        lines.append("          fix: %s" % fix[0])
+        lines += ["               %s" % part for part in fix[1:]]
+    elif finding.kind not in ("conflicting-values", "file-truncated", "default-section", "interpolation"):
+        lines.append("          fix: delete the line")
+    return lines
+
+
+def show(record: Mapping[str, Any]) -> str:
+    """The effective Theano config with provenance and the findings, as readable text."""
+    record = _check_record(record)
+    config = effective_config(record)
+    findings = find_problems(record, config)
+    out = ["Theano config as %s reads it (%s; rules: %s)" % (config.release.label, config.release.reason, config.schema.id), ""]
+    out.append("Config files, in reading order (a later file overrides an earlier one):")
+    if not config.files:
+        out.append("  (none recorded)")
+    for index, source in enumerate(config.files, start=1):
+        state = "read" if source.read else "skipped: %s" % source.reason
+        if source.read and source.parsed is not None:
+            state += ", %d option%s" % (len(source.parsed.entries), "" if len(source.parsed.entries) == 1 else "s")
+        out.append("  %d. %s  [%s; %s]" % (index, source.path, "from THEANORC" if source.origin == "THEANORC" else "default", state))
+    theanorc = machine.theanorc_env(record)
+    out.append("THEANORC: %s" % ("not set" if theanorc is None else repr(theanorc)))
+    out.append("THEANO_FLAGS: %s" % (repr(config.flags.raw) if config.flags.raw else "not set"))
+    out.append("")
+    if config.import_error:
+        out.append("import theano FAILS: %s" % config.import_error)
+        out.append("")
+    user = config.user_settings()
+    out.append("Set by you:" if user else "Set by you: nothing (every option has its default)")
+    width = max([len(s.key) for s in user] + [len(n) for n in SHOWN_DEFAULTS]) + 2
+    for setting in user:
+        out.append("  %s = %s" % (setting.key.ljust(width - 2), _value_text(setting)))
+        out.append("  %s   from %s" % (" " * (width - 2), _source_text(setting)))
+        for other in setting.others:
+            out.append("  %s   (also set to %r at %s)" % (" " * (width - 2), other.value, other.label))
+    shown = [config.get(n) for n in SHOWN_DEFAULTS]
+    shown = [s for s in shown if s is not None and s.is_default]
+    if shown:
+        out.append("Key options at their defaults:")
+        for setting in shown:
+            out.append("  %s = %s" % (setting.key.ljust(width - 2), _value_text(setting)))
+            out.append("  %s   %s" % (" " * (width - 2), _source_text(setting)))
+    if config.unknown_flags:
+        out.append("THEANO_FLAGS keys Theano does not recognise: %s" % ", ".join(i.key or "" for i in config.unknown_flags))
+    out.append("")
+    if findings:
+        errors = sum(f.severity == "error" for f in findings)
+        out.append("Findings (%d: %d error%s):" % (len(findings), errors, "" if errors == 1 else "s"))
+        for finding in findings:
+            out += _finding_text(finding)
+    else:
+        out.append("Findings: none. The config does what it says.")
+    return "\n".join(out) + "\n"
+
+
+# --- write --------------------------------------------------------------------------------
+
+
+def _encode(text: str, old: Optional[bytes], windows: bool) -> bytes:
+    crlf = (old is not None and b"\r\n" in old) or (old is None and windows)
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    return text.encode("utf-8")
+
+
+def _decoded(data: Optional[bytes]) -> list[str]:
+    if data is None:
+        return []
+    text = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
+    return text.splitlines(keepends=True)
+
+
+def _confirm(prompt: str, out: TextIO) -> Optional[bool]:
+    """Ask on the terminal; None when there is no terminal to ask on."""
+    if not (sys.stdin and sys.stdin.isatty()):
+        return None
+    out.write(prompt)
+    out.flush()
+    try:
+        answer = input()
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("y", "yes")
+
+
+def _stale(config: EffectiveConfig, target: Path, current: Optional[bytes]) -> list[str]:
+    """A note when the file on disk is not what the facts recorded (edited since)."""
+    for source in config.files:
+        if str(source.fact.get("abspath") or source.path) != str(target) or not isinstance(source.fact.get("text"), str):
+            continue
+        if source.fact.get("encoding") not in ("utf-8", "utf-8-sig"):
+            continue  # its recorded text is not its bytes: cannot compare
+        now = (current or b"").decode("utf-8", errors="replace").lstrip("\ufeff")
+        if now != source.fact["text"] and not source.truncated:
+            return ["%s changed since the facts were recorded: options are kept from the recorded text" % target]
+    return []
+
+
+def _choose_target(record: Mapping[str, Any], path: Optional[Path]) -> tuple[Path, str, tuple[str, ...]]:
+    if path is not None:
+        text = str(path)
+        if not text or "\0" in text:
+            raise UsageError("--write: not a usable path: %r" % text)
+        return Path(os.path.abspath(os.path.expanduser(text))), "the path you gave", ()
+    target = write_target(record)
+    if target is None:
+        raise Refused("cannot tell which file Theano reads (no theano_config facts and no home folder); give PATH")
+    if machine.is_windows(record) != (os.name == "nt"):
+        raise Refused("%s belongs to the %s machine the facts come from, not this one; give PATH to write the file here"
+                      % (target.path, machine.family(record)))
+    return Path(target.path), target.why, target.others
+
+
+def write(
+    record: Mapping[str, Any],
+    path: Optional[Path],
+    dry_run: bool,
+    assume_yes: bool,
+    out: TextIO,
+    confirm: Optional[Callable[[str], bool]] = None,
+) -> int:
+    """``legacydoc theanorc --write [PATH]``: see the module docstring for exit codes.
+    ``confirm`` (tests, GUIs) replaces the terminal question."""
+    record = _check_record(record)
+    config = effective_config(record)
+    try:
+        target, why, others = _choose_target(record, path)
+        current = read_bytes(resolve_target(target))
+    except Refused as exc:
+        out.write("legacydoc: not written: %s\n" % exc)
+        return 2
+    except OSError as exc:
+        out.write("legacydoc: not written: cannot read %s: %s\n" % (target, exc.strerror or exc))
+        return 2
+    generated = generate(record, config, str(target))
+    data = _encode(generated.text, current, machine.is_windows(record))
+    out.write("Target: %s (%s)\n" % (target, why))
+    for other in others:
+        out.write("Theano also reads %s: its settings for options not in the new file still apply.\n" % other)
+    for note in generated.notes + _stale(config, target, current):
+        out.write("Note: %s.\n" % note)
+    for dropped in generated.dropped:
+        out.write("Dropped: %s\n" % dropped)
+    diff = list(difflib.unified_diff(_decoded(current), _decoded(data), fromfile=str(target) if current is not None else "/dev/null",
+                                     tofile=str(target)))
+    if current == data:
+        out.write("%s is already up to date: nothing to write.\n" % target)
+        return 0
+    out.write("".join(diff) if diff else "(only line endings or bytes that do not decode differ)\n")
+    if not diff[-1:] or not diff[-1].endswith("\n"):
+        out.write("\n")
+    if dry_run:
+        out.write("Dry run: nothing written.\n")
+        return 0
+    if not assume_yes:
+        prompt = "Write %s%s? [y/N] " % (target, " (the old file is backed up first)" if current is not None else "")
+        answer = confirm(prompt) if confirm is not None else _confirm(prompt, out)
+        if answer is None:
+            out.write("legacydoc: not written: %s: no terminal to confirm on; run again with --yes\n" % target)
+            return 2
+        if not answer:
+            out.write("Not written.\n")
+            return 1
+    try:
+        result = safe_write(target, data)
+    except Refused as exc:
+        out.write("legacydoc: not written: %s\n" % exc)
+        return 2
+    if result.backup is not None:
+        out.write("Wrote %s (the previous file is saved as %s).\n" % (result.target, result.backup))
+    else:
+        out.write("Wrote %s.\n" % result.target)
+    return 0
+
+
+def effective(record: Mapping[str, Any]) -> EffectiveConfig:
+    """The effective config (for renderers that want more than show())."""
+    return effective_config(_check_record(record))

@@ -1,0 +1,100 @@
+"""Which files Theano reads, in which order, and how to change that.
+
+Theano (0.8 to Theano-PyMC 1.1.2, the same code): ``THEANORC`` split on ``os.pathsep``,
+each entry through ``expanduser``; when THEANORC is unset, ``~/.theanorc`` and, on
+win32 only, ``~/.theanorc.txt`` after it. A later file overrides an earlier one. The
+theano_config probe applies exactly this; these helpers work from its facts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Optional, Sequence
+
+from legacydoc.facts import get
+from legacydoc.theanorc import machine
+
+
+def config_file_paths(theanorc: Optional[str], home: str, windows: bool, win32: bool = True) -> list[str]:
+    """The list Theano builds (pure: ``theanorc`` is the variable's value or None)."""
+    sep = ";" if windows else ":"
+
+    def expand(path: str) -> str:
+        if path == "~" or path.startswith("~/") or (windows and path.startswith("~\\")):
+            return home + path[1:] if home else path
+        return path
+
+    if theanorc is not None:
+        return [expand(part) for part in theanorc.split(sep)]
+    slash = "\\" if windows else "/"
+    files = [expand("~" + slash + ".theanorc")]
+    if windows and win32:
+        files.append(expand("~" + slash + ".theanorc.txt"))
+    return files
+
+
+def _spelled(record: Mapping[str, Any], path: str) -> str:
+    """A path as a user would type it in THEANORC: ~ for the home folder."""
+    home = machine.home(record)
+    if home and path.startswith(home) and len(path) > len(home) and path[len(home)] in "/\\":
+        return "~" + path[len(home):]
+    return path
+
+
+def theanorc_value(record: Mapping[str, Any], add: Sequence[str] = (), drop: Sequence[str] = (), first: bool = False) -> str:
+    """A THEANORC value: the current list (or the default files) with ``add`` appended
+    (or put first) and ``drop`` removed."""
+    windows = machine.is_windows(record)
+    sep = machine.pathsep(record)
+    current = machine.theanorc_env(record)
+    if current is not None:
+        entries = [e for e in current.split(sep)]
+    else:
+        slash = "\\" if windows else "/"
+        entries = ["~%s.theanorc" % slash] + (["~%s.theanorc.txt" % slash] if machine.is_win32(record) else [])
+    dropped = {_spelled(record, d) for d in drop} | set(drop)
+    entries = [e for e in entries if e and e not in dropped and _spelled(record, e) not in dropped]
+    extra = [_spelled(record, a) for a in add if _spelled(record, a) not in entries]
+    entries = extra + entries if first else entries + extra
+    return sep.join(entries)
+
+
+def theanorc_line(record: Mapping[str, Any], add: Sequence[str] = (), drop: Sequence[str] = (), first: bool = False) -> str:
+    """The shell line that sets THEANORC so (cmd.exe syntax on Windows)."""
+    value = theanorc_value(record, add, drop, first)
+    if machine.is_windows(record):
+        return "set THEANORC=%s" % value
+    return "export THEANORC=%s" % value
+
+
+@dataclass(frozen=True)
+class Target:
+    path: str
+    why: str
+    others: tuple[str, ...] = ()  # other files Theano also reads (their settings still apply)
+
+
+def write_target(record: Mapping[str, Any]) -> Optional[Target]:
+    """The file a generated config should go to so that Theano reads it and nothing
+    overrides it: the last existing file of Theano's list (a later file wins); if none
+    exists, the last THEANORC entry, or ~/.theanorc. None: the list is not known."""
+    files = [f for f in get(record, "theano_config.files", []) or [] if isinstance(f, Mapping) and f.get("path")]
+    if not files:
+        home = machine.home(record)
+        if not home:
+            return None
+        pm = machine.pathmod(record)
+        return Target(pm.join(home, ".theanorc"), "Theano's default config file")
+    disk = [str(f.get("abspath") or f["path"]) for f in files]
+    existing = [i for i, f in enumerate(files) if f.get("exists")]
+    if existing:
+        index = existing[-1]
+        why = "the last file Theano reads that exists (%s)" % ("from THEANORC" if files[index].get("from") == "THEANORC" else "Theano's default")
+    elif files[0].get("from") == "THEANORC":
+        index = len(files) - 1
+        why = "the last file listed in THEANORC"
+    else:
+        index = 0
+        why = "Theano's default config file"
+    others = tuple(disk[i] for i in existing if i != index)
+    return Target(disk[index], why, others)

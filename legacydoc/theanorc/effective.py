@@ -1,0 +1,405 @@
+"""The effective config: every option's value as the installed Theano would see it, and
+where that value came from (built-in default, which file and line, THEANO_FLAGS).
+
+Precedence, as in Theano's ``fetch_val_for_key``: THEANO_FLAGS, then the config files
+(all read into one ConfigParser, a later file overriding an earlier one), then the
+default. A file value is interpolated like ConfigParser does (``%(USER)s``, ``%(PID)s``
+...); when interpolation fails Theano falls back to the raw text, and so do we.
+
+``effective_config(record)`` is pure: it reads the facts record only, so a facts file from
+another machine gives the answers for that machine.
+"""
+
+from __future__ import annotations
+
+import configparser
+from collections import ChainMap
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Optional
+
+from legacydoc.facts import get
+from legacydoc.theanorc import machine
+from legacydoc.theanorc.flags import FlagItem, ParsedFlags, parse_flags
+from legacydoc.theanorc.parser import DEFAULT_SECTION, Entry, dialect_for
+from legacydoc.theanorc.schema import Release, Schema, canonical_name, load_schema, select_release
+from legacydoc.theanorc.sources import FATAL_NAMES, SourceFile, view_files
+from legacydoc.theanorc.validate import Check, check_value
+
+# What the process id will be is not knowable from the facts.
+PID_PLACEHOLDER = "<PID>"
+
+
+@dataclass
+class Origin:
+    """One place that sets an option."""
+
+    source: str  # "default" | "file" | "THEANO_FLAGS"
+    file: Optional[str] = None
+    line: Optional[int] = None
+    text: Optional[str] = None  # the line or flag item as written
+    value: Optional[str] = None  # its value text, before interpolation
+    section: Optional[str] = None  # as written in the file
+    raw_option: Optional[str] = None  # as written in the file or flags
+
+    @property
+    def label(self) -> str:
+        if self.source == "file":
+            return "%s:%s" % (self.file, self.line)
+        return self.source
+
+
+@dataclass
+class Setting:
+    name: str  # dotted name ("blas.ldflags"), the same in every release
+    key: str  # this release's THEANO_FLAGS key ("blas__ldflags" in Theano-PyMC 1.1)
+    option: Mapping[str, Any]  # the schema record
+    value: Optional[str]  # the text Theano filters; None: a computed default we cannot know
+    origin: Origin
+    check: Check
+    note: str = ""  # how a default is computed, interpolation notes
+    raw: Optional[str] = None  # the text before interpolation, when interpolation changed it
+    others: list[Origin] = field(default_factory=list)  # lower-precedence places setting it
+
+    @property
+    def ok(self) -> bool:
+        return self.check.ok
+
+    @property
+    def typed(self) -> Any:
+        return self.check.typed
+
+    @property
+    def is_default(self) -> bool:
+        return self.origin.source == "default"
+
+
+@dataclass
+class EffectiveConfig:
+    release: Release
+    schema: Schema
+    files: list[SourceFile]
+    flags: ParsedFlags
+    settings: dict[str, Setting]
+    unknown_flags: list[FlagItem]
+    import_error: Optional[str] = None  # what makes import theano fail, first one only
+    import_error_at: str = ""  # where: a file:line, THEANO_FLAGS or an option name
+    import_error_type: str = ""  # the exception class Theano raises (ValueError, ParsingError...)
+    interpolation: dict[str, str] = field(default_factory=dict)  # %(NAME)s values used
+    dialect: str = "py3"
+
+    def __getitem__(self, name: str) -> Setting:
+        return self.settings[name]
+
+    def get(self, name: str) -> Optional[Setting]:
+        return self.settings.get(name)
+
+    def user_settings(self) -> list[Setting]:
+        return [s for s in self.settings.values() if not s.is_default]
+
+    @property
+    def gpu_backend(self) -> bool:
+        """Whether import theano will try the GPU (theano/__init__.py's test)."""
+        def starts(name: str) -> bool:
+            setting = self.get(name)
+            return bool(setting and isinstance(setting.value, str) and setting.value.startswith(("cuda", "opencl")))
+
+        contexts = self.get("contexts")
+        return starts("device") or starts("init_gpu_device") or bool(contexts and contexts.value)
+
+
+# --- interpolation ------------------------------------------------------------------
+
+
+def interpolation_defaults(record: Mapping[str, Any]) -> dict[str, str]:
+    """The defaults Theano gives its ConfigParser: USER, LSCRATCH, TMPDIR, TEMP, TMP, PID.
+    USER falls back to the home folder's name, as Theano does; variables the env probe
+    did not keep are taken as unset, except TEMP/TMP on Windows, which always exist."""
+    home = machine.home(record) or ""
+    user = machine.env(record, "USER")
+    if user is None:
+        user = machine.pathmod(record).basename(home.rstrip("/\\")) if home else "<USER>"
+    values = {"USER": user, "PID": PID_PLACEHOLDER}
+    for name in ("LSCRATCH", "TMPDIR", "TEMP", "TMP"):
+        value = machine.env(record, name)
+        if value is None:
+            value = "<%s>" % name if machine.is_windows(record) and name in ("TEMP", "TMP") else ""
+        values[name] = value
+    return values
+
+
+def interpolate(value: str, section_values: Mapping[str, str], defaults: Mapping[str, str], section: str, option: str) -> tuple[str, Optional[str]]:
+    """(text Theano uses, why interpolation failed or None). The standard library's
+    BasicInterpolation does the work; on InterpolationError Theano reads the raw text."""
+    chain = ChainMap(dict(section_values), {k.lower(): v for k, v in defaults.items()})
+    try:
+        return configparser.BasicInterpolation().before_get(configparser.ConfigParser(), section, option, value, chain), None
+    except configparser.InterpolationError as exc:
+        return value, "%s: %s" % (type(exc).__name__, str(exc).splitlines()[0])
+
+
+# --- computed defaults --------------------------------------------------------------
+
+
+def _expanduser(record: Mapping[str, Any], path: str) -> str:
+    home = machine.home(record)
+    if home and (path == "~" or path.startswith("~/") or (machine.is_windows(record) and path.startswith("~\\"))):
+        return home + path[1:]
+    return path
+
+
+def _cuda_root_default(record: Mapping[str, Any]) -> tuple[Optional[str], str]:
+    for name in ("CUDA_ROOT", "CUDA_PATH"):
+        value = machine.env(record, name)
+        if value:
+            return value, "from $%s" % name
+    if get(record, "cuda.path_nvcc_all") is None:
+        return None, "computed at import: $CUDA_ROOT, $CUDA_PATH, else nvcc's folder on PATH (not probed)"
+    if not machine.is_windows(record):  # Theano looks for a file named exactly "nvcc"
+        for nvcc in get(record, "cuda.path_nvcc_all") or []:
+            pm = machine.pathmod(record)
+            return pm.dirname(pm.dirname(str(nvcc))), "the parent of the first PATH folder holding nvcc"
+    return "", "no $CUDA_ROOT, no $CUDA_PATH, no nvcc on PATH"
+
+
+def _has_cudnn_header(record: Mapping[str, Any], root: str) -> Optional[bool]:
+    pm = machine.pathmod(record)
+    include = pm.join(root, "include")
+    for header in get(record, "cudnn.headers", []) or []:
+        if isinstance(header, Mapping) and header.get("header") == "cudnn.h" and header.get("exists", True):
+            if machine.same_path(record, pm.dirname(str(header.get("path", ""))), include):
+                return True
+    searched = machine.dirs_searched(record, "include")
+    if searched is not None and any(machine.same_path(record, d, include) for d in searched):
+        return False
+    toolkit = machine.toolkit_at(record, root)
+    if toolkit is not None and not toolkit.get("exists"):
+        return False
+    return None
+
+
+def computed_default(
+    name: str, option: Mapping[str, Any], record: Mapping[str, Any], settings: Mapping[str, Setting]
+) -> tuple[Optional[str], str]:
+    """(value, how it is computed) for a default Theano computes at import."""
+    pm = machine.pathmod(record)
+    win32 = machine.is_win32(record)
+
+    def value_of(other: str) -> Optional[str]:
+        setting = settings.get(other)
+        return setting.value if setting is not None else None
+
+    if name == "cxx":
+        cxx = machine.theano_cxx(record)
+        if cxx is None:
+            return None, option.get("computed", "")
+        if cxx and win32:
+            cxx = '"%s"' % cxx  # Theano quotes the found path on Windows
+        return cxx, "g++ found on PATH at import" if cxx else "no C++ compiler found at import"
+    if name == "linker":
+        cxx = value_of("cxx")
+        if cxx == "" or machine.theano_cxx(record) == "":
+            return "vm", "vm: no C++ compiler (then only vm, py and vm_nogc are valid)"
+        return ("cvm", "cvm: a C++ compiler is available") if cxx is not None else (None, option.get("computed", ""))
+    if name == "DebugMode.check_c":
+        cxx = value_of("cxx")
+        return (None, "bool(cxx)") if cxx is None else (str(bool(cxx)), "bool(cxx)")
+    if name == "cuda.root":
+        return _cuda_root_default(record)
+    if name == "cuda.include_path":
+        root = value_of("cuda.root")
+        return (None, "<cuda.root>/include") if root is None else (pm.join(root, "include") if root else "", "<cuda.root>/include")
+    if name == "dnn.base_path":
+        root = value_of("cuda.root")
+        if root is None:
+            return None, option.get("computed", "")
+        if not root:
+            return "", "cuda.root is empty"
+        has = _has_cudnn_header(record, root)
+        if has is None:
+            return None, "cuda.root if <cuda.root>/include/cudnn.h exists (not probed)"
+        return (root, "cudnn.h is in <cuda.root>/include") if has else ("", "no cudnn.h in <cuda.root>/include")
+    if name in ("dnn.include_path", "dnn.library_path", "dnn.bin_path"):
+        base = value_of("dnn.base_path")
+        if base is None:
+            return None, option.get("computed", "")
+        if base == "":
+            return "", "dnn.base_path is empty"
+        if name == "dnn.include_path":
+            return pm.join(base, "include"), "<dnn.base_path>/include"
+        library = pm.join(base, "lib", "x64") if win32 else pm.join(base, "lib" if machine.family(record) == "darwin" else "lib64")
+        if name == "dnn.library_path":
+            return library, "from dnn.base_path"
+        return (pm.join(base, "bin"), "<dnn.base_path>\\bin") if win32 else (value_of("dnn.library_path"), "= dnn.library_path")
+    if name == "base_compiledir":
+        base = get(record, "theano_config.compiledir.base_compiledir")
+        if get(record, "theano_config.compiledir.source") == "default" and isinstance(base, str):
+            return base, "from $%s" % get(record, "theano_config.compiledir.default_from", "HOME")
+        home = machine.home(record)
+        return (pm.join(home, ".theano"), "$HOME/.theano") if home else (None, option.get("computed", ""))
+    if name == "compile.timeout":
+        wait = settings.get("compile.wait")
+        if wait is not None and isinstance(wait.typed, int):
+            return str(wait.typed * 24), "compile.wait * 24"
+        return None, "compile.wait * 24"
+    if name == "blas.ldflags":
+        return None, "computed at import from numpy's BLAS build info (each candidate test-compiled)"
+    return None, option.get("computed", "computed at import")
+
+
+def _warn_default(option: Mapping[str, Any], settings: Mapping[str, Setting]) -> Optional[str]:
+    """warn.* defaults follow warn.ignore_bug_before (Theano's warn_default)."""
+    since = option.get("warn_since")
+    setting = settings.get("warn.ignore_bug_before")
+    if since is None or setting is None or not isinstance(setting.typed, str):
+        return None
+    ignore = setting.typed
+    if ignore == "None":
+        return "True"
+    if ignore == "all":
+        return "False"
+    try:
+        return "False" if tuple(int(p) for p in ignore.split(".")) >= tuple(int(p) for p in str(since).split(".")) else "True"
+    except ValueError:
+        return None
+
+
+# --- the model --------------------------------------------------------------------------
+
+
+def _file_values(files: list[SourceFile]) -> tuple[dict[str, dict[str, tuple[Entry, SourceFile]]], dict[tuple[str, str], list[Origin]]]:
+    """Merged {section: {option: (entry, file)}} (a later file wins) and every place each
+    (section, option) is set, in reading order."""
+    merged: dict[str, dict[str, tuple[Entry, SourceFile]]] = {}
+    places: dict[tuple[str, str], list[Origin]] = {}
+    for source in files:
+        if not source.read or source.parsed is None:
+            continue
+        for name, _line in source.parsed.sections:
+            merged.setdefault(name, {})
+        for entry in source.parsed.entries:
+            if entry.section is None:
+                continue
+            merged.setdefault(entry.section, {})[entry.option] = (entry, source)
+            places.setdefault((entry.section, entry.option), []).append(
+                Origin("file", source.path, entry.line, entry.text, entry.value, entry.section, entry.raw_option)
+            )
+    return merged, places
+
+
+def effective_config(record: Mapping[str, Any]) -> EffectiveConfig:
+    """Every option of the installed release, its value and where it comes from."""
+    release = select_release(record)
+    schema = load_schema(release.schema_id)
+    files = view_files(record)
+    flags = parse_flags(machine.theano_flags(record) or "")
+    defaults = interpolation_defaults(record)
+    merged, places = _file_values(files)
+    file_defaults = {k: e.value for k, (e, _s) in merged.get(DEFAULT_SECTION, {}).items()}
+    config = EffectiveConfig(
+        release=release,
+        schema=schema,
+        files=files,
+        flags=flags,
+        settings={},
+        unknown_flags=[],
+        interpolation=defaults,
+        dialect=dialect_for(machine.python_version_info(record)),
+    )
+    flag_values = flags.values
+    for option in schema.options:
+        name = canonical_name(option)
+        key = option["name"]
+        section, opt = option["section"], option["option"].lower()
+        others = list(places.get((section, opt), []))
+        raw: Optional[str] = None
+        note = ""
+        if key in flag_values:
+            item = flags.last_item(key)
+            value: Optional[str] = flag_values[key]
+            origin = Origin("THEANO_FLAGS", text=item.text if item else None, value=value, raw_option=key)
+            others += [Origin("THEANO_FLAGS", text=i.text, value=i.value, raw_option=key) for i in flags.items_for(key)[:-1]]
+        elif section in merged and section != DEFAULT_SECTION and (opt in merged[section] or opt in file_defaults):
+            entry, source = merged[section][opt] if opt in merged[section] else merged[DEFAULT_SECTION][opt]
+            if opt not in merged[section]:
+                note = "from the [DEFAULT] section"
+            section_values = {k: e.value for k, (e, _s) in merged[section].items()}
+            # one DEFAULT mapping: the file's [DEFAULT] lines override Theano's USER, PID...
+            lookups = {**{k.lower(): v for k, v in defaults.items()}, **file_defaults}
+            value, failed = interpolate(entry.value, section_values, lookups, section, opt)
+            if failed:
+                note = "interpolation failed (%s); Theano uses the text as written" % failed
+            elif value != entry.value:
+                raw = entry.value
+            origin = Origin("file", source.path, entry.line, entry.text, entry.value, entry.section, entry.raw_option)
+            others = [o for o in others if not (o.file == origin.file and o.line == origin.line)]
+        else:
+            origin = Origin("default")
+            if "computed" in option:
+                value, note = computed_default(name, option, record, config.settings)
+            else:
+                value = _warn_default(option, config.settings) or option.get("default", "")
+        check = _check(option, value, config.settings, record)
+        if origin.source == "default" and not check.ok:
+            # a built-in default is what Theano uses, even where its text would not pass the
+            # filter (gpuarray.sync's default is the boolean False, not the string "False")
+            check = Check(True, value)
+        if check.ok and option.get("kind") == "path" and isinstance(value, str):
+            check = Check(True, _expanduser(record, value))
+        config.settings[name] = Setting(name, key, option, value, origin, check, note, raw, others)
+    known = set(schema.by_name)
+    config.unknown_flags = [item for item in flags.items if item.key is not None and item.key not in known]
+    _import_error(config, record)
+    return config
+
+
+def _check(option: Mapping[str, Any], value: Optional[str], settings: Mapping[str, Setting], record: Mapping[str, Any]) -> Check:
+    if value is None:
+        return Check(True, None)
+    if canonical_name(option) == "linker" and option.get("values_without_cxx"):
+        cxx = settings.get("cxx")
+        if (cxx is not None and cxx.value == "") or machine.theano_cxx(record) == "":
+            option = dict(option, values=option["values_without_cxx"])
+    return check_value(option, value)
+
+
+def _import_error(config: EffectiveConfig, record: Mapping[str, Any]) -> None:
+    """The first thing that stops import theano, in the order Theano does things:
+    THEANO_FLAGS is split, the files are read, each set option is filtered in the order
+    the release registers them, and only then (theano.tensor.blas) is the blas.ldflags
+    default computed."""
+    if config.flags.error:
+        config.import_error, config.import_error_at = "THEANO_FLAGS: %s" % config.flags.error, "THEANO_FLAGS"
+        config.import_error_type = "ValueError"
+        return
+    for source in config.files:
+        if source.read and source.fatal:
+            config.import_error, config.import_error_at = "%s: %s" % (source.path, source.fatal), source.path
+            if source.decode is not None and source.decode.fatal:
+                bom = source.decode.kind == "bom"
+                config.import_error_type = "MissingSectionHeaderError" if bom else "UnicodeDecodeError"
+            elif source.parsed is not None and source.parsed.fatal is not None:
+                config.import_error_type = FATAL_NAMES[source.parsed.fatal.kind].split(".")[-1]
+            return
+    for setting in config.settings.values():
+        if not setting.ok and not setting.is_default:
+            config.import_error = "%s: %s" % (setting.origin.label, setting.check.message)
+            config.import_error_at = setting.origin.label
+            config.import_error_type = "RuntimeError" if setting.option.get("kind") == "removed" else "ValueError"
+            return
+    if blas_default_fails(config, record):
+        config.import_error = (
+            "AttributeError: module 'numpy.distutils.__config__' has no attribute 'blas_opt_info' "
+            "(computing the blas.ldflags default)"
+        )
+        config.import_error_at = "blas.ldflags"
+        config.import_error_type = "AttributeError"
+
+
+def blas_default_fails(config: EffectiveConfig, record: Mapping[str, Any]) -> bool:
+    """numpy >= 1.22 wheels keep numpy.distutils.__config__ but drop blas_opt_info, and
+    Theano's blas.ldflags default reads it at import unless blas.ldflags is set."""
+    setting = config.get("blas.ldflags")
+    if setting is None or not setting.is_default:
+        return False
+    blas = machine.numpy_blas(record)
+    return blas["distutils_config"] is True and blas["blas_opt_info"] is False

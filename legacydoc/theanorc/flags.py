@@ -1,0 +1,107 @@
+"""THEANO_FLAGS as Theano splits it, and the ways that splitting surprises people.
+
+Theano (every release from 0.8 to Theano-PyMC 1.1.2) reads the variable with
+``shlex.shlex(text, posix=True)``, ``whitespace=","`` and ``whitespace_split=True``, strips
+each item and splits it at the first ``=``. So: keys are full dotted (or, in Theano-PyMC
+>= 1.0.12, double-underscore) names; spaces around ``=`` become part of the key or the
+value; an item without ``=`` is dropped with a warning; a later item wins; shell quotes
+are removed (``gcc.cxxflags="-O3,-g"`` keeps its comma) but so are unquoted backslashes
+(``C:\\CUDA`` arrives as ``C:CUDA``); ``#`` starts a comment that runs to the end of the
+line; an unclosed quote makes ``import theano`` fail.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+from typing import Optional
+
+
+@dataclass
+class FlagItem:
+    index: int  # 0-based position among the items Theano sees
+    text: str  # the item after shlex and strip()
+    key: Optional[str] = None  # None: no '=' (dropped by Theano)
+    value: Optional[str] = None
+
+
+@dataclass
+class ParsedFlags:
+    raw: str
+    items: list[FlagItem] = field(default_factory=list)
+    error: Optional[str] = None  # shlex failed: import theano raises this
+    comment_dropped: str = ""  # text a '#' made Theano ignore
+    backslashes_lost: list[tuple[str, str, str]] = field(default_factory=list)  # (key, typed, received)
+
+    @property
+    def values(self) -> dict[str, str]:
+        """{key: value} as Theano ends up with (later items win)."""
+        out: dict[str, str] = {}
+        for item in self.items:
+            if item.key is not None:
+                out[item.key] = item.value or ""
+        return out
+
+    def last_item(self, key: str) -> Optional[FlagItem]:
+        found = None
+        for item in self.items:
+            if item.key == key:
+                found = item
+        return found
+
+    def items_for(self, key: str) -> list[FlagItem]:
+        return [item for item in self.items if item.key == key]
+
+    @property
+    def dropped(self) -> list[FlagItem]:
+        return [item for item in self.items if item.key is None]
+
+
+def _split(text: str, comments: bool = True, escapes: bool = True) -> list[str]:
+    lexer = shlex.shlex(text, posix=True)
+    lexer.whitespace = ","
+    lexer.whitespace_split = True
+    if not comments:
+        lexer.commenters = ""
+    if not escapes:
+        lexer.escape = ""
+    return list(lexer)
+
+
+def _items(tokens: list[str]) -> list[FlagItem]:
+    items = []
+    for token in tokens:
+        token = token.strip()
+        if not token:
+            continue
+        item = FlagItem(len(items), token)
+        if "=" in token:
+            item.key, item.value = token.split("=", 1)
+        items.append(item)
+    return items
+
+
+def parse_flags(text: str) -> ParsedFlags:
+    """Parse THEANO_FLAGS. Never raises."""
+    parsed = ParsedFlags(raw=text)
+    try:
+        parsed.items = _items(_split(text))
+    except ValueError as exc:  # "No closing quotation", "No escaped character"
+        parsed.error = "ValueError: %s" % exc
+        return parsed
+    # Compare with lexers that keep '#' and '\' to name what was silently lost.
+    try:
+        no_comment = _items(_split(text, comments=False))
+        if [i.text for i in no_comment] != [i.text for i in parsed.items] and "#" in text:
+            parsed.comment_dropped = text[text.find("#"):]
+    except ValueError:
+        pass
+    try:
+        literal = {i.key: i.value for i in _items(_split(text, comments=False, escapes=False)) if i.key}
+        for item in parsed.items:
+            typed = literal.get(item.key)
+            if item.key and typed is not None and "\\" in typed and typed != item.value:
+                parsed.backslashes_lost.append((item.key, typed, item.value or ""))
+    except ValueError:
+        pass
+    return parsed

@@ -1,0 +1,158 @@
+"""The option schema of each Theano release (rules/theano_schema/*.toml) and which one
+applies to a facts record.
+
+A schema lists every option in the order the release registers them (which is also the
+order Theano validates them at import, so the first bad value in that order is the one
+that stops ``import theano``). Each option carries ``name`` (its THEANO_FLAGS key in that
+release), ``section``/``option`` (where a config file holds it) and the validation data
+:mod:`legacydoc.theanorc.validate` reads.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Optional
+
+from legacydoc.versions import parse_version
+
+DEFAULT_SCHEMA = "theano-1.0.5"
+SCHEMA_IDS = ("theano-0.8.2", "theano-0.9.0", "theano-1.0.5", "theano-pymc-1.1.2")
+
+
+def schema_dir() -> Path:
+    from legacydoc.engine import builtin_rules_dir
+
+    return builtin_rules_dir() / "theano_schema"
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    from legacydoc.facts import _toml_module
+
+    return _toml_module().loads(path.read_text(encoding="utf-8"))
+
+
+@dataclass(frozen=True)
+class Schema:
+    id: str
+    package: str
+    flavour: str
+    version: str
+    name_style: str  # "dot" (a.b) or "dunder" (a__b, Theano-PyMC >= 1.0.12)
+    source: str
+    options: tuple[dict[str, Any], ...]
+    by_name: dict[str, dict[str, Any]] = field(default_factory=dict)
+    by_canonical: dict[str, dict[str, Any]] = field(default_factory=dict)
+    by_place: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def dunder(self) -> bool:
+        return self.name_style == "dunder"
+
+    def file_option(self, section: str, option: str) -> Optional[dict[str, Any]]:
+        """The option a config file line sets: sections match exactly, option names
+        without case (ConfigParser lower-cases them)."""
+        return self.by_place.get((section, option.lower()))
+
+    def flag_option(self, key: str) -> Optional[dict[str, Any]]:
+        """The option a THEANO_FLAGS key sets (exact, case-sensitive)."""
+        return self.by_name.get(key)
+
+    def get(self, canonical: str) -> Optional[dict[str, Any]]:
+        """An option by its dotted name ("blas.ldflags"), whatever this release calls it."""
+        return self.by_canonical.get(canonical)
+
+
+def canonical_name(option: Mapping[str, Any]) -> str:
+    return option.get("canonical") or option["name"]
+
+
+@functools.lru_cache(maxsize=None)
+def load_schema(schema_id: str) -> Schema:
+    data = _read_toml(schema_dir() / (schema_id + ".toml"))
+    options = tuple(data.get("option", []))
+    schema = Schema(
+        id=schema_id,
+        package=data["package"],
+        flavour=data["flavour"],
+        version=data["version"],
+        name_style=data.get("name_style", "dot"),
+        source=data.get("source", ""),
+        options=options,
+    )
+    for opt in options:
+        schema.by_name[opt["name"]] = opt
+        schema.by_canonical[canonical_name(opt)] = opt
+        schema.by_place[(opt["section"], opt["option"].lower())] = opt
+    return schema
+
+
+@functools.lru_cache(maxsize=None)
+def load_advice() -> dict[str, Any]:
+    """Curated knowledge: renamed/never-existing names people copy from blogs."""
+    return _read_toml(schema_dir() / "advice.toml")
+
+
+# --- which release is installed ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Release:
+    flavour: str  # "theano" or "theano-pymc"
+    version: Optional[str]  # the installed version; None when none is installed
+    schema_id: str
+    reason: str  # one line: why this schema
+
+    @property
+    def label(self) -> str:
+        name = "Theano-PyMC" if self.flavour == "theano-pymc" else "Theano"
+        return "%s %s" % (name, self.version) if self.version else "%s (not installed)" % name
+
+
+def _norm(name: str) -> str:
+    return name.replace("_", "-").replace(".", "-").lower()
+
+
+def _version_of(table: Any) -> Optional[str]:
+    if isinstance(table, Mapping) and isinstance(table.get("version"), str):
+        return table["version"]
+    return None
+
+
+def schema_for(flavour: str, version: Optional[str]) -> str:
+    parsed = parse_version(version) if version else None
+    if parsed is None:
+        return DEFAULT_SCHEMA
+    if flavour == "theano-pymc":
+        # Dotted names became double underscores in Theano-PyMC 1.0.12.
+        return "theano-pymc-1.1.2" if parsed >= parse_version("1.0.12") else "theano-1.0.5"
+    if parsed < parse_version("0.9"):
+        return "theano-0.8.2"
+    if parsed < parse_version("1.0"):
+        return "theano-0.9.0"
+    return "theano-1.0.5"
+
+
+def select_release(record: Mapping[str, Any]) -> Release:
+    """The release whose rules apply: the distribution that owns the ``theano`` package
+    Python would import, else the only one installed, else Theano 1.0.5."""
+    packages = record.get("packages") if isinstance(record.get("packages"), Mapping) else {}
+    theano_v = _version_of(packages.get("theano"))
+    pymc_v = _version_of(packages.get("theano-pymc"))
+    claimed = [_norm(str(n)) for n in packages.get("theano_claimed_by") or [] if isinstance(n, str)]
+    text_v = packages.get("theano_version_text") if isinstance(packages.get("theano_version_text"), str) else None
+    if pymc_v and (not theano_v or ("theano-pymc" in claimed and "theano" not in claimed)):
+        flavour, version, why = "theano-pymc", pymc_v, "installed Theano-PyMC %s" % pymc_v
+    elif theano_v:
+        flavour, version, why = "theano", theano_v, "installed Theano %s" % theano_v
+        if pymc_v:
+            why += " (Theano-PyMC %s is installed too; Theano owns the theano folder)" % pymc_v
+    elif text_v:
+        parsed = parse_version(text_v)
+        # Only Theano-PyMC has 1.1.x; a 1.0.x text cannot tell the two apart.
+        flavour = "theano-pymc" if parsed is not None and parsed >= parse_version("1.1") else "theano"
+        version, why = text_v, "theano %s found on sys.path without package metadata" % text_v
+    else:
+        return Release("theano", None, DEFAULT_SCHEMA, "no Theano installed in the target interpreter: Theano 1.0.5 rules assumed")
+    return Release(flavour, version, schema_for(flavour, version), why)

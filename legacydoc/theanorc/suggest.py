@@ -1,0 +1,145 @@
+"""Did-you-mean: which real option an unknown section/option or flag key was meant to be.
+
+In order: the curated renames (rules/theano_schema/advice.toml: blog advice such as
+``[cudnn] enable``), an option of the same name in another section, a section written in
+the wrong case, the other name style (``a.b`` vs Theano-PyMC's ``a__b``), then the
+closest spelling.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Any, Mapping, Optional
+
+from legacydoc.theanorc.schema import Schema, canonical_name, load_advice, load_schema
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    option: Mapping[str, Any]  # the schema record meant
+    why: str  # one clause explaining the real option
+    value: Optional[str] = None  # the value to write, when it must change (True for true)
+    how: str = "close"  # advice | moved | case | style | close | removed
+
+    @property
+    def canonical(self) -> str:
+        return canonical_name(self.option)
+
+
+def _advice_renames() -> dict[str, Mapping[str, Any]]:
+    out = {}
+    for rename in load_advice().get("rename", []):
+        wrote = rename.get("wrote", [])
+        for name in [wrote] if isinstance(wrote, str) else wrote:
+            out[name.lower()] = rename
+    return out
+
+
+def removed_info(canonical: str) -> Optional[Mapping[str, Any]]:
+    for entry in load_advice().get("removed", []):
+        if entry.get("name") == canonical:
+            return entry
+    return None
+
+
+def old_backend_only(canonical: str) -> bool:
+    return canonical in load_advice().get("old_backend_only", [])
+
+
+def removed_in(canonical: str, schema: Schema) -> Optional[str]:
+    """'Theano 1.0' when an older release had this option and ``schema`` does not."""
+    if schema.get(canonical) is not None:
+        return None
+    if schema.flavour == "theano-pymc" and load_schema("theano-1.0.5").get(canonical) is not None:
+        return "Theano-PyMC 1.1"
+    for older, when in (("theano-0.9.0", "Theano 1.0"), ("theano-0.8.2", "Theano 0.9")):
+        if load_schema(older).get(canonical) is not None:
+            return when
+    return None
+
+
+def map_value(value: str, rename: Mapping[str, Any]) -> Optional[str]:
+    table = rename.get("values")
+    if isinstance(table, str):
+        table = load_advice().get(table, {})
+    if isinstance(table, Mapping):
+        mapped = table.get(value.strip())
+        if mapped is not None and mapped != value:
+            return str(mapped)
+    return None
+
+
+def _names(schema: Schema) -> list[str]:
+    return [canonical_name(o) for o in schema.options]
+
+
+def suggest_file(section: str, option: str, value: str, schema: Schema) -> Optional[Suggestion]:
+    """For a config-file line Theano ignores: what it was meant to be."""
+    option = option.lower()
+    dotted = "%s.%s" % (section.lower(), option)
+    rename = _advice_renames().get(dotted)
+    if rename is not None and schema.get(rename["means"]) is not None:
+        return Suggestion(schema.get(rename["means"]), rename.get("why", ""), map_value(value, rename), "advice")
+    removed = removed_info(dotted if section != "global" else option)
+    if removed and removed.get("replacement") and schema.get(removed["replacement"]) is not None:
+        return Suggestion(schema.get(removed["replacement"]), removed.get("why", ""), None, "removed")
+    # the other name style: [dnn.conv] on Theano-PyMC >= 1.0.12, [dnn__conv] on Theano
+    other = section.replace(".", "__") if schema.dunder else section.replace("__", ".")
+    if other != section and schema.file_option(other, option) is not None:
+        return Suggestion(schema.file_option(other, option), "this release spells the section [%s]" % other, None, "style")
+    # the same option name in another section
+    same = [o for o in schema.options if o["option"].lower() == option]
+    if same:
+        best = sorted(same, key=lambda o: -difflib.SequenceMatcher(None, o["section"].lower(), section.lower()).ratio())[0]
+        how = "case" if best["section"].lower() == section.lower() else "moved"
+        why = "section names are case-sensitive" if how == "case" else "%s lives in [%s]" % (best["option"], best["section"])
+        return Suggestion(best, why, None, how)
+    # a section in the wrong case with a close option
+    for sec in {o["section"] for o in schema.options}:
+        if sec.lower() == section.lower() and sec != section:
+            close = difflib.get_close_matches(option, [o["option"].lower() for o in schema.options if o["section"] == sec], 1, 0.75)
+            if close:
+                return Suggestion(schema.file_option(sec, close[0]), "section names are case-sensitive", None, "case")
+    # closest spelling, within the section first, then anywhere
+    in_section = [o["option"].lower() for o in schema.options if o["section"] == section]
+    close = difflib.get_close_matches(option, in_section, 1, 0.75)
+    if close:
+        return Suggestion(schema.file_option(section, close[0]), "closest option name in [%s]" % section, None, "close")
+    wanted = option if section == "global" else dotted
+    names = {n.lower(): n for n in _names(schema)}
+    close = difflib.get_close_matches(wanted, list(names), 1, 0.8)
+    if close:
+        return Suggestion(schema.get(names[close[0]]), "closest option name", None, "close")
+    return None
+
+
+def suggest_flag(key: str, value: str, schema: Schema) -> Optional[Suggestion]:
+    """For a THEANO_FLAGS key Theano does not recognise."""
+    stripped = key.strip()
+    if stripped != key and schema.flag_option(stripped) is not None:
+        return Suggestion(schema.flag_option(stripped), "no spaces around '=' in THEANO_FLAGS", None, "style")
+    other = stripped.replace(".", "__") if schema.dunder else stripped.replace("__", ".")
+    if other != stripped and schema.flag_option(other) is not None:
+        why = (
+            "Theano-PyMC >= 1.0.12 names flags with double underscores" if schema.dunder
+            else "this release names flags with dots"
+        )
+        return Suggestion(schema.flag_option(other), why, None, "style")
+    if stripped.lower().startswith("global.") or stripped.lower().startswith("global__"):
+        rest = stripped[len("global."):] if stripped.lower().startswith("global.") else stripped[len("global__"):]
+        found = schema.flag_option(rest) or next((o for o in schema.options if o["name"].lower() == rest.lower()), None)
+        if found is not None:
+            return Suggestion(found, "options of [global] have no section prefix in THEANO_FLAGS", None, "style")
+    for option in schema.options:
+        if option["name"].lower() == stripped.lower():
+            return Suggestion(option, "THEANO_FLAGS keys are case-sensitive", None, "case")
+    section, _, option = stripped.replace("__", ".").rpartition(".")
+    hit = suggest_file(section or "global", option, value, schema)
+    if hit is not None:
+        return hit
+    names = {o["name"].lower(): o for o in schema.options}
+    close = difflib.get_close_matches(stripped.lower(), list(names), 1, 0.8)
+    if close:
+        return Suggestion(names[close[0]], "closest option name", None, "close")
+    return None

@@ -1,0 +1,262 @@
+"""A ``.theanorc`` for this machine, generated from the facts, each line with the reason
+it is there (comments on lines of their own: Python 3 keeps inline comments in values).
+
+Decided from the facts: ``device`` (cuda only when nvidia-smi lists a GPU, pygpu is
+usable and a C++ compiler works; else cpu), ``floatX = float32``, ``mode = FAST_RUN``,
+``cxx`` (only when g++ is not found by name), ``[cuda] root``, ``[dnn]`` paths (when
+cuDNN lives outside the toolkit), ``[gpuarray] preallocate``, ``[blas] ldflags``.
+Every other valid option set in the file being replaced is kept; invalid or unknown
+lines are dropped and reported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Optional
+
+from legacydoc import __version__
+from legacydoc.facts import get
+from legacydoc.theanorc import machine
+from legacydoc.theanorc.effective import EffectiveConfig
+from legacydoc.theanorc.schema import canonical_name
+from legacydoc.theanorc.validate import check_value
+
+DECIDED = ("device", "floatX", "mode", "cxx", "blas.ldflags", "cuda.root", "dnn.enabled", "dnn.include_path",
+           "dnn.library_path", "dnn.bin_path", "dnn.base_path", "gpuarray.preallocate")
+
+
+@dataclass
+class Line:
+    name: str  # dotted option name
+    value: str
+    why: str  # the comment above it
+
+
+@dataclass
+class Generated:
+    text: str
+    lines: list[Line]  # every option the file sets, generated and kept
+    notes: list[str] = field(default_factory=list)  # one-line remarks for the user (not in the file)
+    dropped: list[str] = field(default_factory=list)  # lines of the old file left out, with why
+
+
+def _gpu_decision(record: Mapping[str, Any], config: EffectiveConfig, compiler: bool) -> tuple[str, str]:
+    gpu = machine.gpu_usable(record)
+    pygpu, pygpu_why = machine.pygpu_status(record)
+    names = machine.gpu_names(record)
+    if gpu and pygpu and compiler:
+        return "cuda", "cuda: nvidia-smi lists %s, %s and a C++ compiler works" % (names[0] if names else "a GPU", pygpu_why)
+    reasons = []
+    if not gpu:
+        output = get(record, "gpu.nvidia_smi.output")
+        reasons.append("no working NVIDIA GPU (%s)" % (str(output).splitlines()[0] if output else "nvidia-smi not found or failed")
+                       if gpu is False else "the GPU was not probed")
+    if not pygpu:
+        reasons.append(pygpu_why)
+    if not compiler:
+        reasons.append("no C++ compiler")
+    return "cpu", "cpu: %s" % "; ".join(reasons)
+
+
+def _blas_flags(record: Mapping[str, Any]) -> tuple[str, str]:
+    blas = machine.numpy_blas(record)
+    conda = get(record, "python.env_kind") == "conda"
+    prefix = get(record, "python.prefix")
+    pm = machine.pathmod(record)
+    conda_pkgs = get(record, "packages.conda") or {}
+    family = blas.get("family")
+    if conda and isinstance(prefix, str) and family == "mkl" and ("mkl" in conda_pkgs or not conda_pkgs):
+        if machine.is_windows(record):
+            # the form Theano's own default uses for conda's MKL on Windows
+            libdir = pm.join(prefix, "Library", "bin")
+            return '-L"%s" -lmkl_rt' % libdir, "numpy uses MKL from this conda env: link its mkl_rt"
+        libdir = pm.join(prefix, "lib")
+        if " " not in libdir:
+            return "-L%s -Wl,-rpath,%s -lmkl_rt" % (libdir, libdir), "numpy uses MKL from this conda env: link its mkl_rt"
+    if conda and isinstance(prefix, str) and family == "openblas" and any(
+            k in conda_pkgs for k in ("libopenblas", "openblas")) and not machine.is_windows(record) and " " not in prefix:
+        libdir = pm.join(prefix, "lib")
+        return "-L%s -Wl,-rpath,%s -lopenblas" % (libdir, libdir), "numpy uses OpenBLAS from this conda env"
+    why = "empty: Theano uses NumPy's C-API BLAS, which always works"
+    if family:
+        why += " (numpy's %s was not found as a library g++ can link; set -l<name> here if one is installed)" % family
+    return "", why
+
+
+def _cudnn(record: Mapping[str, Any], root: Optional[str], schema_id: str) -> tuple[list[Line], list[str]]:
+    """[dnn] lines: paths when cuDNN is outside the toolkit; enabled = False for cuDNN 8+."""
+    pm = machine.pathmod(record)
+    headers = [h for h in get(record, "cudnn.headers", []) or []
+               if isinstance(h, Mapping) and h.get("header") == "cudnn.h" and h.get("exists", True) and h.get("major")]
+    notes: list[str] = []
+    if not headers:
+        return [], ["no cudnn.h found: Theano will run without cuDNN (dnn.enabled = auto)"]
+    modern = schema_id in ("theano-1.0.5", "theano-pymc-1.1.2")
+    usable = [h for h in headers if int(h.get("major", 0)) <= 7 or not modern]
+    if not usable:
+        version = headers[0].get("version", "%s.x" % headers[0].get("major"))
+        return [Line("dnn.enabled", "False", "False: only cuDNN %s is installed, and cuDNN 8 removed functions Theano's "
+                                              "cuDNN code calls (install cuDNN 7.6 to use cuDNN)" % version)], notes
+    header = usable[0]
+    major = header.get("major")
+    lines: list[Line] = []
+    include = pm.dirname(str(header["path"]))
+    inside = root and machine.same_path(record, include, pm.join(root, "include"))
+    if not inside:
+        lines.append(Line("dnn.include_path", include, "cuDNN %s's cudnn.h is here, outside the CUDA toolkit" % header.get("version", major)))
+        libs = [lib for lib in get(record, "cudnn.libraries", []) or []
+                if isinstance(lib, Mapping) and lib.get("exists", True) and lib.get("major") == major and lib.get("path")]
+        if machine.is_windows(record):
+            dlls = [lib for lib in libs if str(lib.get("name", "")).lower().endswith(".dll")]
+            links = [lib for lib in libs if str(lib.get("name", "")).lower().endswith(".lib")]
+            if links:
+                lines.append(Line("dnn.library_path", pm.dirname(str(links[0]["path"])), "the cuDNN link library"))
+            if dlls:
+                lines.append(Line("dnn.bin_path", pm.dirname(str(dlls[0]["path"])), "Theano loads the cuDNN DLL from here"))
+        elif libs:
+            # dnn.bin_path defaults to dnn.library_path off Windows
+            lines.append(Line("dnn.library_path", pm.dirname(str(libs[0]["path"])), "the cuDNN %s library" % major))
+    return lines, notes
+
+
+def _preallocate(config: EffectiveConfig) -> tuple[str, str, str]:
+    """(value, why, note for the user). The why depends on the value only, so writing
+    twice gives the same file."""
+    value, note = "0", ""
+    current = config.get("gpuarray.preallocate")
+    if current is not None and not current.is_default and current.ok:
+        value = current.value or "0"
+    else:
+        for source in config.files:
+            for entry in source.parsed.entries if source.parsed is not None else []:
+                option = config.schema.get("gpuarray.preallocate")
+                if entry.section == "lib" and entry.option == "cnmem" and option is not None and check_value(option, entry.value).ok:
+                    value = entry.value.strip()
+                    note = "[lib] cnmem = %s (%s line %d) becomes [gpuarray] preallocate = %s" % (
+                        value, source.path, entry.line, value)
+    try:
+        amount = float(value)
+    except ValueError:
+        amount = 0.0
+    if amount == 0:
+        why = "0: cache GPU allocations without reserving memory up front (0.8 would reserve 80% of it)"
+    elif amount < 0:
+        why = "%s: no allocation cache at all" % value
+    elif amount <= 1:
+        why = "%s: reserve %d%% of the GPU memory when Theano starts (0 = reserve nothing)" % (value, round(amount * 100))
+    else:
+        why = "%s: reserve %s MB of GPU memory when Theano starts (0 = reserve nothing)" % (value, value)
+    return value, why, note
+
+
+def _kept(config: EffectiveConfig, target: Optional[str]) -> tuple[list[Line], list[str]]:
+    """Valid options the replaced file sets that the generator does not decide."""
+    kept: list[Line] = []
+    dropped: list[str] = []
+    for source in config.files:
+        if source.parsed is None or target is None or not machine_same(source.path, target, source):
+            continue
+        for entry in source.parsed.entries:
+            option = config.schema.file_option(entry.section or "", entry.option) if entry.section else None
+            text = entry.text.strip()
+            if option is None:
+                if entry.section not in (None, "DEFAULT"):
+                    dropped.append("%s (line %d): not an option of this Theano" % (text, entry.line))
+                continue
+            name = canonical_name(option)
+            if name in DECIDED:
+                continue
+            setting = config.settings[name]
+            if setting.origin.file != source.path or setting.origin.line != entry.line:
+                continue  # overridden: not what Theano uses
+            if not setting.ok or "\n" in entry.value or setting.note.startswith("interpolation failed"):
+                dropped.append("%s (line %d): %s" % (text, entry.line, setting.check.message or "spans several lines"))
+                continue
+            kept.append(Line(name, entry.value, "kept from the previous file"))
+    return kept, dropped
+
+
+def machine_same(a: str, b: str, source: Any) -> bool:
+    abspath = source.fact.get("abspath") if hasattr(source, "fact") else None
+    return a == b or (abspath is not None and abspath == b)
+
+
+def generate(record: Mapping[str, Any], config: EffectiveConfig, target: Optional[str] = None) -> Generated:
+    schema = config.schema
+    lines: list[Line] = []
+    notes: list[str] = []
+    cxx_default = machine.theano_cxx(record)
+    other_gxx = machine.usable_gxx(record)
+    compiler = bool(cxx_default) or bool(other_gxx)
+    device, device_why = _gpu_decision(record, config, compiler)
+    if device == "cuda" and schema.id == "theano-0.8.2":
+        device = "gpu"  # 0.8's working backend; its cuda backend was experimental
+        device_why = "gpu (the backend of Theano 0.8): " + device_why.split(": ", 1)[1]
+    lines.append(Line("device", device, device_why))
+    lines.append(Line("floatX", "float32", "float32: what GPUs compute fast (Theano's default float64 is slow on them)"))
+    lines.append(Line("mode", "FAST_RUN", "FAST_RUN: all graph optimisations (mode names are upper-case)"))
+    if cxx_default:
+        notes.append("cxx is not set: Theano finds %s by itself" % cxx_default)
+    elif other_gxx:
+        value = '"%s"' % other_gxx if machine.is_win32(record) and " " in other_gxx else other_gxx
+        lines.append(Line("cxx", value, "g++ is not found by name on PATH, but this one works"))
+    elif cxx_default == "":
+        lines.append(Line("cxx", "", "empty: no C++ compiler was found; Theano runs its slow Python code (install g++)"))
+    flags, flags_why = _blas_flags(record)
+    lines.append(Line("blas.ldflags", flags, flags_why))
+    if device in ("cuda", "gpu"):
+        toolkit = machine.toolkit_for_writing(record)
+        root = str(toolkit["root"]) if toolkit else None
+        if root:
+            version = toolkit.get("version") if toolkit else None
+            lines.append(Line("cuda.root", root, "the CUDA toolkit%s (Theano takes its headers from <root>/include)" % (
+                " " + version if version else "")))
+        dnn_lines, dnn_notes = _cudnn(record, root, schema.id)
+        lines += dnn_lines
+        notes += dnn_notes
+        if schema.get("gpuarray.preallocate") is not None:
+            value, why, note = _preallocate(config)
+            lines.append(Line("gpuarray.preallocate", value, why))
+            if note:
+                notes.append(note)
+    kept, dropped = _kept(config, target)
+    lines += kept
+    lines = [line for line in lines if schema.get(line.name) is not None]
+    return Generated(render(lines, config, target), lines, notes, dropped)
+
+
+def render(lines: list[Line], config: EffectiveConfig, target: Optional[str]) -> str:
+    schema = config.schema
+    out = [
+        "# Theano configuration for this machine, written by legacydoc %s (legacydoc theanorc --write)" % __version__,
+        "# for %s. The comment above each option says why it is there." % config.release.label.replace(" (not installed)", " 1.0.5"),
+        "# Comments must stay on lines of their own: on Python 3 a comment after a value is part of it.",
+    ]
+    sections: dict[str, list[Line]] = {}
+    for line in lines:
+        sections.setdefault(schema.get(line.name)["section"], []).append(line)
+    order = ["global"] + [s for s in sections if s != "global"]
+    for section in order:
+        if section not in sections:
+            continue
+        out.append("")
+        out.append("[%s]" % section)
+        for line in sections[section]:
+            option = schema.get(line.name)["option"]
+            for why_line in _wrap(line.why):
+                out.append("# " + why_line)
+            out.append(("%s = %s" % (option, line.value)).rstrip())
+    return "\n".join(out) + "\n"
+
+
+def _wrap(text: str, width: int = 88) -> list[str]:
+    words, lines, current = text.split(), [], ""
+    for word in words:
+        if current and len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = "%s %s" % (current, word) if current else word
+    if current:
+        lines.append(current)
+    return lines or [""]

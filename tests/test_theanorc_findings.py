@@ -1,0 +1,240 @@
+"""One finding per problem, each with its exact corrected line: a table of config files,
+THEANO_FLAGS values and machine facts, and the findings each must produce (all of them,
+in order: nothing more)."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import pytest
+
+from legacydoc.theanorc import derive_config_facts, effective_config, find_problems
+from legacydoc.theanorc.discovery import config_file_paths, theanorc_line, theanorc_value, write_target
+from legacydoc.theanorc.findings import KINDS
+
+HOME = "/home/ann"
+RC = HOME + "/.theanorc"
+
+
+def rc_file(text: str, path: str = RC, origin: str = "default", **extra: Any) -> dict[str, Any]:
+    fact = {"path": path, "from": origin, "exists": True, "readable": True, "kind": "file", "encoding": "utf-8", "text": text}
+    fact.update(extra)
+    return fact
+
+
+def record(text: Optional[str] = None, flags: Optional[str] = None, files: Optional[list] = None, theanorc: Optional[str] = None,
+           unread: Optional[list] = None, theano: str = "1.0.5", pygpu: bool = True, gpu: bool = True,
+           cxx: str = "/usr/bin/g++", **tables: Any) -> dict[str, Any]:
+    if files is None:
+        files = [rc_file(text)] if text is not None else [{"path": RC, "from": "default", "exists": False, "readable": False}]
+    packages: dict[str, Any] = {"theano": {"name": "theano", "version": theano}} if theano else {}
+    if pygpu:
+        packages["pygpu"] = {"name": "pygpu", "version": "0.7.6"}
+    rec: dict[str, Any] = {
+        "schema": 1,
+        "system": {"os": "linux"},
+        "python": {"probe_ok": True, "version": "3.8.18", "version_info": [3, 8, 18], "platform": "linux"},
+        "packages": packages,
+        "gpu": {"nvidia_smi": {"found": True, "rc": 0}, "devices": [{"name": "Tesla K80"}]} if gpu else
+               {"nvidia_smi": {"found": True, "rc": 255, "output": "Failed to initialize NVML: Unknown Error"}},
+        "compilers": {"theano_cxx": cxx, "gxx_all": [{"path": cxx, "ok": True, "source": "PATH"}] if cxx else []},
+        "cuda": {"toolkits": [{"root": "/usr/local/cuda-10.2", "exists": True, "aliases": ["/usr/local/cuda"]},
+                              {"root": "/opt/cuda-9.0", "exists": False, "found_by": ["theano:cuda.root"]}],
+                 "path_nvcc_all": ["/usr/local/cuda-10.2/bin/nvcc"], "nvcc": {"found": True, "toolkit_root": "/usr/local/cuda-10.2"}},
+        "theano_config": {"files": files, "unread_files": unread or [], "flags": {"THEANO_FLAGS": flags} if flags is not None else {}},
+        "env": {"variables": {}},
+    }
+    if theanorc is not None:
+        rec["theano_config"]["theanorc_env"] = theanorc
+    rec.update(tables)
+    return rec
+
+
+def got(rec: dict[str, Any]) -> list[tuple]:
+    return [(f.kind, f.line, f.fix_line) for f in find_problems(rec)]
+
+
+CASES = [
+    ("clean", record("[global]\ndevice = cuda\nfloatX = float32\nmode = FAST_RUN\n"), []),
+    ("no-config-at-all", record(), []),
+    ("dotted-key-in-global", record("[global]\ngpuarray.preallocate = 0.5\n"),
+     [("dotted-key-in-global", 2, "[gpuarray]\npreallocate = 0.5")]),
+    ("dotted-key-under-section", record("[dnn]\nconv.algo_fwd = time_once\n"),
+     [("unknown-option", 2, "[dnn.conv]\nalgo_fwd = time_once")]),
+    ("global-prefix-in-file", record("[global]\nglobal.floatX = float32\n"), [("dotted-key-in-global", 2, "[global]\nfloatX = float32")]),
+    ("option-in-wrong-section", record("[global]\npreallocate = 0.8\n"), [("unknown-option", 2, "[gpuarray]\npreallocate = 0.8")]),
+    ("section-case", record("[Global]\nfloatX = float32\n"), [("unknown-option", 2, "[global]\nfloatX = float32")]),
+    ("typo", record("[global]\nflaotX = float32\n"), [("unknown-option", 2, "[global]\nfloatX = float32")]),
+    ("nothing-like-it", record("[foo]\nbar = 1\n"), [("unknown-option", 2, "")]),
+    ("nvcc-removed", record("[nvcc]\nflags = -D_FORCE_INLINES\n"), [("removed-option", 2, "")]),
+    ("mode-case", record("[global]\nmode = fast_run\n"), [("invalid-value", 2, "[global]\nmode = FAST_RUN")]),
+    ("dnn-enabled-true", record("[dnn]\nenabled = true\n"), [("invalid-value", 2, "[dnn]\nenabled = True")]),
+    ("bool-no", record("[global]\nallow_gc = no\n"), [("invalid-value", 2, "[global]\nallow_gc = False")]),
+    ("no-repair", record("[tensor]\ncmp_sloppy = 7\n"), [("invalid-value", 2, "")]),
+    ("inline-comment", record("[global]\nfloatX = float32  # fast\n"), [("inline-comment", 2, "[global]\nfloatX = float32")]),
+    ("inline-comment-str", record("[gcc]\ncxxflags = -O3 ; tuned\n"), [("inline-comment", 2, "[gcc]\ncxxflags = -O3")]),
+    ("quoted", record("[global]\nfloatX = 'float32'\n"), [("quoted-value", 2, "[global]\nfloatX = float32")]),
+    ("quoted-path", record('[cuda]\nroot = "/usr/local/cuda"\n'), [("quoted-value", 2, "[cuda]\nroot = /usr/local/cuda")]),
+    ("old-gpu-backend", record("[global]\ndevice = gpu1\nfloatX = float32\n"), [("old-gpu-backend", 2, "[global]\ndevice = cuda1")]),
+    ("old-gpu-backend-0.9", record("[global]\ndevice = gpu\nfloatX = float32\n", theano="0.9.0"),
+     [("old-gpu-backend", 2, "[global]\ndevice = cuda")]),
+    ("force-device", record("[global]\nforce_device = True\n"), [("force-device-no-effect", 2, "")]),
+    ("cuda-without-pygpu", record("[global]\ndevice = cuda\nfloatX = float32\n", pygpu=False),
+     [("cuda-without-pygpu", 2, "conda install -c mila-udem pygpu=0.7")]),
+    ("cuda-without-gpu", record("[global]\ndevice = cuda0\nfloatX = float32\n", gpu=False),
+     [("cuda-without-gpu", 2, "[global]\ndevice = cpu")]),
+    ("cuda-without-compiler", record("[global]\ndevice = cuda\nfloatX = float32\ncxx =\n"),
+     [("cuda-without-compiler", 2, "[global]\ncxx = /usr/bin/g++")]),
+    ("float64-on-gpu-default", record("[global]\ndevice = cuda\n"), [("float64-on-gpu", 2, "[global]\nfloatX = float32")]),
+    ("float64-on-gpu-set", record("[global]\ndevice = cuda\nfloatX = float64\n"), [("float64-on-gpu", 3, "[global]\nfloatX = float32")]),
+    ("cuda-root-bin", record("[cuda]\nroot = /usr/local/cuda/bin\n"), [("cuda-root-bin", 2, "[cuda]\nroot = /usr/local/cuda")]),
+    ("cuda-root-missing", record("[cuda]\nroot = /opt/cuda-9.0\n"),
+     [("cuda-root-missing", 2, "[cuda]\nroot = /usr/local/cuda-10.2")]),
+    ("cuda-root-fine", record("[cuda]\nroot = /usr/local/cuda\n"), []),
+    ("dnn-path-missing", record("[dnn]\ninclude_path = /opt/cudnn/include\n", cudnn={
+        "dnn_settings": {"include_path": "/opt/cudnn/include"}, "include_dirs_searched": ["/usr/local/cuda-10.2/include"],
+        "library_dirs_searched": [], "headers": [{"header": "cudnn.h", "path": "/usr/include/cudnn.h", "major": 7}]}),
+     [("dnn-path-missing", 2, "[dnn]\ninclude_path = /usr/include")]),
+    ("dnn-path-unknown", record("[dnn]\ninclude_path = /opt/cudnn/include\n"), []),  # not probed: no finding
+    ("duplicate-option", record("[global]\nfloatX = float32\nFLOATX = float64\n"),
+     [("duplicate-option", 3, "[global]\nFLOATX = float64")]),
+    ("duplicate-section", record("[global]\nfloatX = float32\n[global]\ndevice = cpu\n"),
+     [("duplicate-section", 3, "[global]\nfloatX = float32\ndevice = cpu")]),
+    ("missing-header", record("floatX = float32\ndevice = cpu\n"), [("missing-section-header", 1, "[global]\nfloatX = float32")]),
+    ("parse-error", record("[global]\ndevice cuda\n"), [("parse-error", 2, "device = cuda")]),
+    ("continuation", record("[global]\nfloatX = float32\n  device = cuda\n"),
+     [("continuation-line", 3, "floatX = float32\ndevice = cuda"), ("invalid-value", 2, "")]),
+    ("bom", record(files=[rc_file("[global]\nfloatX = float32\n", encoding="utf-8-sig", bom="utf-8")]), [("bom", 1, "[global]")]),
+    ("gbk-on-linux", record(files=[rc_file("# \ufffd\ufffd\n[global]\nfloatX = float32\n", encoding="undecodable",
+                                           undecodable_offset=2, gbk_decodable=True)]), [("undecodable", 1, "")]),
+    ("default-section", record("[DEFAULT]\nfloatX = float32\n[global]\n"), [("default-section", 1, "")]),
+    ("interpolation", record("[gcc]\ncxxflags = -I%(CUDA)s\n"), [("interpolation", 2, "")]),
+    ("env-var-syntax", record("[global]\nbase_compiledir = %LOCALAPPDATA%\\Theano\n[blas]\nldflags = -L$CONDA_PREFIX/lib "
+                              "-Wl,-rpath,$ORIGIN\n"), [("interpolation", 4, ""), ("interpolation", 2, "")]),  # registry order
+    ("origin-is-fine", record("[blas]\nldflags = -lopenblas -Wl,-rpath,$ORIGIN/../lib\n"), []),
+    ("scraped-seed-lines", record("[global]\ndevice cuda\n[lib]\ncnmem 0.8\n"),
+     [("parse-error", 2, "device = cuda"), ("parse-error", 4, "[gpuarray]\npreallocate = 0.8")]),
+    ("conflicting-files", record(files=[rc_file("[global]\nfloatX = float16\n", "/etc/theanorc", "THEANORC"),
+                                        rc_file("[global]\nfloatX = float32\n", RC, "THEANORC")], theanorc="/etc/theanorc:" + RC),
+     [("conflicting-values", 2, "[global]\nfloatX = float32")]),
+    ("conflicting-flags", record("[global]\nfloatX = float16\n", flags="floatX=float32"), [("conflicting-values", None, "floatX=float32")]),
+    ("flags-spaces", record(flags="floatX = float32"), [("flags-syntax", None, "floatX=float32")]),
+    ("flags-global", record(flags="global.floatX=float32"), [("flags-syntax", None, "floatX=float32")]),
+    ("flags-no-equals", record(flags="floatX float32,device=cpu"), [("flags-syntax", None, "floatX=float32")]),
+    ("flags-hash", record(flags="floatX=float32#x,device=cpu"), [("flags-syntax", None, "THEANO_FLAGS=floatX=float32")]),
+    ("flags-backslash", record(flags="cuda.root=C:\\CUDA\\v10.2"),
+     [("flags-syntax", None, "cuda.root=C:/CUDA/v10.2")]),
+    ("flags-unclosed", record(flags='floatX="float32'), [("flags-syntax", None, "THEANO_FLAGS=floatX=float32")]),
+    ("flags-value-space", record(flags="floatX= float32"), [("flags-syntax", None, "floatX=float32")]),
+    ("flags-unknown", record(flags="lib.cnmem=0.8"), [("removed-option", None, "gpuarray.preallocate=0.8")]),
+    ("flags-invalid", record(flags="mode=fast_run"), [("invalid-value", None, "mode=FAST_RUN")]),
+    ("flags-dotted-on-pymc", record(flags="gpuarray.preallocate=0.5", theano="", **{"packages": {
+        "theano-pymc": {"name": "theano-pymc", "version": "1.1.2"}, "pygpu": {"version": "0.7.6"}}}),
+     [("flags-syntax", None, "gpuarray__preallocate=0.5")]),
+    ("flags-dunder-on-theano", record(flags="gpuarray__preallocate=0.5"), [("flags-syntax", None, "gpuarray.preallocate=0.5")]),
+    ("pymc-dunder-key-in-global", record("[global]\ngpuarray__preallocate = 0.5\n", theano="", **{"packages": {
+        "theano-pymc": {"name": "theano-pymc", "version": "1.1.2"}}}), [("dotted-key-in-global", 2, "[gpuarray]\npreallocate = 0.5")]),
+    ("pymc-dotted-section", record("[dnn.conv]\nalgo_fwd = time_once\n", theano="", **{"packages": {
+        "theano-pymc": {"name": "theano-pymc", "version": "1.1.2"}}}), [("unknown-option", 2, "[dnn__conv]\nalgo_fwd = time_once")]),
+    ("unread-project", record(unread=[{"path": "/work/proj/.theanorc", "where": "project", "exists": True, "kind": "file"}]),
+     [("unread-theanorc", None, "export THEANORC=~/.theanorc:/work/proj/.theanorc")]),
+    ("unread-txt-on-linux", record(unread=[{"path": HOME + "/.theanorc.txt", "where": "home", "exists": True, "kind": "file"}]),
+     [("unread-theanorc", None, "mv /home/ann/.theanorc.txt /home/ann/.theanorc")]),
+    ("hides-home", record(files=[rc_file("[global]\nfloatX = float32\n", "/work/proj/.theanorc", "THEANORC")],
+                          theanorc="/work/proj/.theanorc",
+                          unread=[{"path": RC, "where": "home", "exists": True, "kind": "file"}]),
+     [("theanorc-hides-home", None, "export THEANORC=~/.theanorc:/work/proj/.theanorc")]),
+    ("theanorc-missing", record(files=[{"path": "/nope/rc", "from": "THEANORC", "exists": False, "readable": False},
+                                       rc_file("[global]\nfloatX = float32\n", RC, "THEANORC")], theanorc="/nope/rc:" + RC),
+     [("theanorc-file-missing", None, "export THEANORC=/home/ann/.theanorc")]),  # the user's own spelling
+    ("unreadable", record(files=[{"path": RC, "from": "default", "exists": True, "readable": False, "kind": "file",
+                                  "read_error": "PermissionError: Permission denied"}]),
+     [("unreadable-theanorc", None, "chmod u+r /home/ann/.theanorc")]),
+    ("blas-needed", record(**{"packages": {"theano": {"version": "1.0.5"}, "numpy": {"version": "1.23.5"},
+                                           "numpy_distutils_config": True, "numpy_blas_opt_info": False}}),
+     [("blas-ldflags-needed", None, "[blas]\nldflags =")]),
+    ("blas-set", record("[blas]\nldflags =\n", **{"packages": {"theano": {"version": "1.0.5"}, "numpy_distutils_config": True,
+                                                               "numpy_blas_opt_info": False}}), []),
+    ("cnmem-0.9-cuda", record("[global]\ndevice = cuda\nfloatX = float32\n[lib]\ncnmem = 0.5\n", theano="0.9.0"),
+     [("option-no-effect", 5, "[gpuarray]\npreallocate = 0.5")]),
+    ("cnmem-0.9-gpu", record("[global]\ndevice = gpu\nfloatX = float32\n[lib]\ncnmem = 0.5\n", theano="0.9.0"),
+     [("old-gpu-backend", 2, "[global]\ndevice = cuda")]),
+    ("truncated", record(files=[rc_file("[global]\nfloatX = float32\n# half a li", text_truncated=True)]), [("file-truncated", None, "")]),
+]
+
+
+@pytest.mark.parametrize("rec,expected", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_findings_table(rec: dict[str, Any], expected: list[tuple]) -> None:
+    assert got(rec) == expected
+
+
+def test_every_kind_is_covered_by_the_table() -> None:
+    seen = {f.kind for _id, rec, _e in CASES for f in find_problems(rec)}
+    assert set(KINDS) - seen == set()
+
+
+def test_messages_name_place_and_effect() -> None:
+    [finding] = find_problems(record("[global]\nmode = fast_run\n"))
+    assert finding.message.startswith(RC + " line 2: `mode = fast_run`")
+    assert "import theano fails" in finding.message and finding.import_fails
+    assert (finding.file, finding.section, finding.option, finding.value) == (RC, "global", "mode", "fast_run")
+
+
+def test_import_error_is_the_first_in_theano_order() -> None:
+    config = effective_config(record("[global]\ndevice = gpu\nfloatX = Float32\n"))
+    # floatX is registered before device, so it is what import theano reports
+    assert config.import_error_type == "ValueError" and "floatX" in config.import_error
+    config = effective_config(record(flags='x="', text="[global]\nfloatX = bad\n"))
+    assert config.import_error_at == "THEANO_FLAGS"
+    config = effective_config(record("[a]\nbad\n[a]\n"))
+    assert config.import_error_type == "DuplicateSectionError"
+
+
+def test_windows_discovery_and_theanorc_lines() -> None:
+    rec = record()
+    rec["system"] = {"os": "windows"}
+    rec["python"]["platform"] = "win32"
+    rec["theano_config"]["files"] = [{"path": "C:\\Users\\ann\\.theanorc", "from": "default", "exists": False},
+                                     {"path": "C:\\Users\\ann\\.theanorc.txt", "from": "default", "exists": True}]
+    assert theanorc_value(rec, add=["D:\\proj\\.theanorc"]) == "~\\.theanorc;~\\.theanorc.txt;D:\\proj\\.theanorc"
+    assert theanorc_line(rec, add=["D:\\proj\\.theanorc"]).startswith("set THEANORC=")
+    target = write_target(rec)
+    assert target is not None and target.path == "C:\\Users\\ann\\.theanorc.txt"  # the later file wins
+    assert config_file_paths(None, "C:\\Users\\ann", windows=True) == ["C:\\Users\\ann\\.theanorc", "C:\\Users\\ann\\.theanorc.txt"]
+    assert config_file_paths("a;~\\b", "C:\\Users\\ann", windows=True) == ["a", "C:\\Users\\ann\\b"]
+    assert config_file_paths(None, "/home/ann", windows=False) == ["/home/ann/.theanorc"]
+    assert config_file_paths("", "/home/ann", windows=False) == [""]  # set but empty: no file at all
+
+
+def test_windows_locale_warnings() -> None:
+    rec = record(files=[rc_file("[global]\n# 使用 GPU 加速\nfloatX = float32\n")])
+    rec["system"] = {"os": "windows"}
+    [finding] = find_problems(rec)
+    assert (finding.kind, finding.severity, finding.line, finding.fix_line) == ("undecodable", "warning", 2, "# GPU")
+    assert "Chinese Windows (GBK) this line makes import theano fail" in finding.message
+    rec["theano_config"]["files"] = [rc_file("# 配置\n[global]\n")]  # decodes as GBK, to other characters
+    [finding] = find_problems(rec)
+    assert "turns into other characters" in finding.message
+    rec["theano_config"]["files"] = [rc_file("# \ufffd\n[global]\n", encoding="undecodable", gbk_decodable=True)]
+    [finding] = find_problems(rec)
+    assert "Chinese Windows" in finding.message and not finding.import_fails
+
+
+def test_python2_rules() -> None:
+    rec = record("[global]\nfloatX = float32 ; comment\nfloatX = float64\n")
+    rec["python"].update(version="2.7.18", version_info=[2, 7, 18])
+    config = effective_config(rec)
+    assert config.dialect == "py2" and config["floatX"].value == "float64" and config.import_error is None
+
+
+def test_effective_provenance() -> None:
+    rec = record("[global]\nbase_compiledir = /tmp/%(USER)s/x\n", flags="floatX=float32")
+    config = effective_config(rec)
+    assert config["floatX"].origin.label == "THEANO_FLAGS"
+    setting = config["base_compiledir"]
+    assert (setting.value, setting.raw, setting.origin.line) == ("/tmp/ann/x", "/tmp/%(USER)s/x", 2)
+    assert config["cuda.root"].value == "/usr/local/cuda-10.2" and config["cuda.root"].is_default
+    assert config["linker"].value == "cvm" and config["compile.timeout"].value == "120"
+    derived = derive_config_facts(rec)["config"]
+    assert derived["effective"]["floatX"] == {"value": "float32", "source": "THEANO_FLAGS"}
+    assert derived["effective"]["blas"]["ldflags"]["source"] == "default" and "value" not in derived["effective"]["blas"]["ldflags"]

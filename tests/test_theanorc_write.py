@@ -1,0 +1,302 @@
+"""``legacydoc theanorc --write``: what is generated, and that the user's file is never
+lost: a byte-identical backup every time an existing file is replaced, an atomic
+replace, and a refusal that touches nothing when it cannot be done safely."""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+from pathlib import Path
+from typing import Any, Optional
+
+import pytest
+
+from legacydoc.errors import UsageError
+from legacydoc.theanorc import effective_config, find_problems
+from legacydoc.theanorc import fileops
+from legacydoc.theanorc.command import write
+from legacydoc.theanorc.discovery import write_target
+from legacydoc.theanorc.writer import generate
+
+from test_theanorc_findings import record, rc_file
+from test_theanorc_seed import SEED_THEANORC, seed_record
+
+posix = pytest.mark.skipif(os.name == "nt", reason="POSIX file modes, links and FIFOs")
+not_root = pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root ignores file permissions")
+
+ODD_BYTES = [
+    SEED_THEANORC.encode(),
+    b"\xef\xbb\xbf[global]\r\nfloatX = float32\r\n",
+    "# 使用 GPU\n[global]\nfloatX = float32\n".encode("gbk"),
+    bytes(range(256)),
+    b"",
+]
+
+
+def machine_record(home: Path, text: Optional[str] = None, **kw: Any) -> dict[str, Any]:
+    """A Linux record whose ~/.theanorc is ``home/.theanorc``."""
+    rc = str(home / ".theanorc")
+    files = [rc_file(text, rc)] if text is not None else [{"path": rc, "from": "default", "exists": False, "readable": False}]
+    return record(files=files, **kw)
+
+
+def run_write(rec: dict[str, Any], path: Optional[Path], dry_run: bool = False, yes: bool = True, **kw: Any) -> tuple[int, str]:
+    out = io.StringIO()
+    code = write(rec, path, dry_run=dry_run, assume_yes=yes, out=out, **kw)
+    return code, out.getvalue()
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: (p.read_bytes() if p.is_file() and not p.is_symlink() else b"<special>") for p in folder.iterdir()}
+
+
+# --- generation ------------------------------------------------------------------------------
+
+
+def test_cpu_machine() -> None:
+    rec = record(gpu=False, pygpu=False)
+    generated = generate(rec, effective_config(rec))
+    values = {line.name: line.value for line in generated.lines}
+    assert values == {"device": "cpu", "floatX": "float32", "mode": "FAST_RUN", "blas.ldflags": ""}
+    assert generated.lines[0].why == ("cpu: no working NVIDIA GPU (Failed to initialize NVML: Unknown Error); pygpu is not "
+                                      "installed in the target interpreter")
+    assert "# cpu: no working NVIDIA GPU" in generated.text
+    assert "\nldflags =\n" in generated.text
+    assert all(not line.rstrip().endswith("#") for line in generated.text.splitlines())
+    # what it writes is clean by legacydoc's own reading
+    again = machine_record(Path("/home/ann"), generated.text, gpu=False, pygpu=False)
+    assert find_problems(again) == []
+
+
+def test_gpu_machine_with_cudnn_outside_the_toolkit_and_cnmem_migrated() -> None:
+    rec = record("[global]\ndevice = cuda\n[lib]\ncnmem = 0.6\n[global]\n", cudnn={
+        "headers": [{"header": "cudnn.h", "path": "/opt/cudnn/include/cudnn.h", "major": 7, "version": "7.6.5"}],
+        "libraries": [{"name": "libcudnn.so.7", "path": "/opt/cudnn/lib64/libcudnn.so.7", "major": 7}]})
+    rec["theano_config"]["files"][0]["text"] = "[global]\ndevice = cuda\noptimizer = fast_run\n[lib]\ncnmem = 0.6\n[cudnn]\nenable = 1\n"
+    generated = generate(rec, effective_config(rec), "/home/ann/.theanorc")
+    values = {line.name: line.value for line in generated.lines}
+    assert values["device"] == "cuda" and values["cuda.root"] == "/usr/local/cuda-10.2"
+    assert values["dnn.include_path"] == "/opt/cudnn/include" and values["dnn.library_path"] == "/opt/cudnn/lib64"
+    assert values["gpuarray.preallocate"] == "0.6" and values["optimizer"] == "fast_run"  # migrated, kept
+    assert any("enable = 1" in d for d in generated.dropped)
+    assert "cxx" not in values  # g++ is found by name
+
+
+def test_cudnn8_only_disables_cudnn_and_cxx_when_gxx_not_by_name() -> None:
+    rec = record(cxx="", cudnn={"headers": [{"header": "cudnn.h", "path": "/usr/local/cuda-10.2/include/cudnn.h", "major": 8,
+                                             "version": "8.0.5"}]})
+    rec["compilers"]["gxx_all"] = [{"path": "/opt/gcc7/bin/g++", "ok": True, "source": "conda_prefix"}]
+    values = {line.name: line.value for line in generate(rec, effective_config(rec)).lines}
+    assert values["dnn.enabled"] == "False" and values["cxx"] == "/opt/gcc7/bin/g++" and values["device"] == "cuda"
+
+
+def test_conda_mkl_ldflags() -> None:
+    rec = record(gpu=False)
+    rec["python"].update(env_kind="conda", prefix="/opt/conda/envs/old")
+    rec["packages"].update(numpy_blas="mkl", conda={"mkl": {"version": "2019.4"}})
+    values = {line.name: line.value for line in generate(rec, effective_config(rec)).lines}
+    assert values["blas.ldflags"] == "-L/opt/conda/envs/old/lib -Wl,-rpath,/opt/conda/envs/old/lib -lmkl_rt"
+
+
+def test_target_selection() -> None:
+    rec = record(files=[rc_file("[global]\n", "/etc/a", "THEANORC"), {"path": "/home/ann/b", "from": "THEANORC", "exists": False}],
+                 theanorc="/etc/a:/home/ann/b")
+    assert write_target(rec).path == "/etc/a"  # the last file that exists: nothing overrides it
+    rec["theano_config"]["files"][0]["exists"] = False
+    assert write_target(rec).path == "/home/ann/b"  # none exists: the last THEANORC entry
+    assert write_target(record()).path == "/home/ann/.theanorc"
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("old", ODD_BYTES, ids=["seed", "bom-crlf", "gbk", "binary", "empty"])
+def test_write_over_existing_file_leaves_a_byte_identical_backup(tmp_path: Path, old: bytes) -> None:
+    target = tmp_path / ".theanorc"
+    target.write_bytes(old)
+    target.chmod(0o640)
+    code, out = run_write(machine_record(tmp_path, old.decode("utf-8", "replace")), None)
+    assert code == 0, out
+    backup = tmp_path / (".theanorc" + fileops.BACKUP_SUFFIX)
+    assert backup.read_bytes() == old
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640 == stat.S_IMODE(backup.stat().st_mode)
+    new = target.read_bytes()
+    assert new != old and b"device = cuda" in new
+    assert (b"\r\n" in new) == (b"\r\n" in old)  # line endings kept
+    assert "Wrote %s (the previous file is saved as %s)." % (target, backup) in out
+    assert "--- %s" % target in out and "+# Theano configuration for this machine" in out  # the diff came first
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([".theanorc", backup.name])  # no temp file left
+
+
+def test_second_write_is_a_no_op_and_backups_never_overwrite(tmp_path: Path) -> None:
+    target = tmp_path / ".theanorc"
+    target.write_bytes(b"[global]\nfloatX = float64\n")
+    assert run_write(machine_record(tmp_path, "[global]\nfloatX = float64\n"), None)[0] == 0
+    written = target.read_bytes()
+    code, out = run_write(machine_record(tmp_path, written.decode()), None)
+    assert code == 0 and "already up to date" in out and target.read_bytes() == written
+    target.write_bytes(b"[global]\nfloatX = float16\n")
+    assert run_write(machine_record(tmp_path, "[global]\nfloatX = float16\n"), None)[0] == 0
+    assert (tmp_path / ".theanorc.legacydoc-bak").read_bytes() == b"[global]\nfloatX = float64\n"
+    assert (tmp_path / ".theanorc.legacydoc-bak.1").read_bytes() == b"[global]\nfloatX = float16\n"
+
+
+def test_new_file_has_no_backup(tmp_path: Path) -> None:
+    code, out = run_write(machine_record(tmp_path), None)
+    assert code == 0 and (tmp_path / ".theanorc").exists() and out.rstrip().endswith("Wrote %s." % (tmp_path / ".theanorc"))
+    assert "--- /dev/null" in out
+
+
+def test_dry_run_touches_nothing(tmp_path: Path) -> None:
+    (tmp_path / ".theanorc").write_bytes(SEED_THEANORC.encode())
+    before = snapshot(tmp_path)
+    code, out = run_write(machine_record(tmp_path, SEED_THEANORC), None, dry_run=True)
+    assert code == 0 and "Dry run: nothing written." in out and "-compiler = g++" in out
+    assert snapshot(tmp_path) == before
+
+
+def test_seed_file_rewritten(tmp_path: Path) -> None:
+    path = tmp_path / "theanorc.new"
+    path.write_text(SEED_THEANORC)
+    code, out = run_write(seed_record(), path)
+    assert code == 0, out
+    assert (tmp_path / ("theanorc.new" + fileops.BACKUP_SUFFIX)).read_bytes() == SEED_THEANORC.encode()
+    text = path.read_bytes().decode()
+    assert "\r\n" not in text  # the old file had LF endings
+    assert "[gpuarray]" in text and "[cudnn]" not in text and "compiler =" not in text and "cnmem" not in text
+
+
+def test_confirmation(tmp_path: Path) -> None:
+    target = tmp_path / ".theanorc"
+    target.write_bytes(b"[global]\n")
+    asked = []
+    code, out = run_write(machine_record(tmp_path, "[global]\n"), None, yes=False, confirm=lambda p: asked.append(p) or False)
+    assert code == 1 and "Not written." in out and asked and target.read_bytes() == b"[global]\n"
+    code, out = run_write(machine_record(tmp_path, "[global]\n"), None, yes=False, confirm=lambda p: True)
+    assert code == 0 and (tmp_path / ".theanorc.legacydoc-bak").read_bytes() == b"[global]\n"
+
+
+def test_no_terminal_and_no_yes_refuses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    (tmp_path / ".theanorc").write_bytes(b"[global]\n")
+    before = snapshot(tmp_path)
+    code, out = run_write(machine_record(tmp_path, "[global]\n"), None, yes=False)
+    assert code == 2 and out.strip().splitlines()[-1].startswith("legacydoc: not written: %s" % (tmp_path / ".theanorc"))
+    assert snapshot(tmp_path) == before
+
+
+@posix
+def test_symlink_is_written_through(tmp_path: Path) -> None:
+    real = tmp_path / "dotfiles" / "theanorc"
+    real.parent.mkdir()
+    real.write_bytes(b"[global]\nfloatX = float64\n")
+    link = tmp_path / ".theanorc"
+    link.symlink_to(real)
+    code, out = run_write(machine_record(tmp_path, "[global]\nfloatX = float64\n"), None)
+    assert code == 0, out
+    assert link.is_symlink() and b"device = cuda" in real.read_bytes()
+    assert (real.parent / ("theanorc" + fileops.BACKUP_SUFFIX)).read_bytes() == b"[global]\nfloatX = float64\n"
+
+
+def _refusal(tmp_path: Path, path: Path, rec: Optional[dict] = None) -> str:
+    before = snapshot(tmp_path)
+    code, out = run_write(rec or machine_record(tmp_path), path)
+    assert code == 2, out
+    assert snapshot(tmp_path) == before  # nothing touched
+    line = out.strip().splitlines()[-1]
+    assert line.startswith("legacydoc: not written: ") and str(path) in line
+    return line
+
+
+@posix
+@pytest.mark.parametrize("kind", ["directory", "symlink-loop", "dangling-symlink", "fifo", "missing-folder"])
+def test_refusals(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / ".theanorc"
+    if kind == "directory":
+        path.mkdir()
+    elif kind == "symlink-loop":
+        path.symlink_to(path)
+    elif kind == "dangling-symlink":
+        path.symlink_to(tmp_path / "nowhere")
+    elif kind == "fifo":
+        os.mkfifo(str(path))
+    else:
+        path = tmp_path / "no" / "such" / ".theanorc"
+    line = _refusal(tmp_path, path)
+    expected = {"directory": "is a folder", "symlink-loop": "symbolic link loop", "dangling-symlink": "does not exist",
+                "fifo": "not a regular file", "missing-folder": "does not exist"}[kind]
+    assert expected in line
+
+
+@posix
+@not_root
+def test_refusal_unwritable_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    (folder / ".theanorc").write_bytes(b"[global]\n")
+    folder.chmod(0o500)
+    try:
+        assert "no permission to create files" in _refusal(tmp_path, folder / ".theanorc")
+    finally:
+        folder.chmod(0o700)
+
+
+@posix
+@not_root
+def test_refusal_unreadable_file(tmp_path: Path) -> None:
+    path = tmp_path / ".theanorc"
+    path.write_bytes(b"[global]\n")
+    path.chmod(0)
+    try:
+        assert "cannot be read" in _refusal(tmp_path, path) or "cannot read" in _refusal(tmp_path, path)
+    finally:
+        path.chmod(0o600)
+
+
+def test_refusal_facts_from_another_os(tmp_path: Path) -> None:
+    rec = seed_record()  # a Windows machine's facts, no PATH given
+    if os.name == "nt":
+        pytest.skip("the facts are from Windows: this is the same OS")
+    code, out = run_write(rec, None)
+    assert code == 2 and "C:\\Users\\dev\\.theanorc belongs to the windows machine" in out
+
+
+def test_failure_midway_restores_everything(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / ".theanorc"
+    target.write_bytes(b"[global]\nfloatX = float16\n")
+
+    def broken_replace(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(fileops.os, "replace", broken_replace)
+    line = _refusal(tmp_path, target, machine_record(tmp_path, "[global]\nfloatX = float16\n"))
+    assert "No space left on device" in line
+
+
+def test_usage_errors(tmp_path: Path) -> None:
+    with pytest.raises(UsageError):
+        write(["not", "a", "record"], None, False, True, io.StringIO())  # type: ignore[arg-type]
+    with pytest.raises(UsageError):
+        write(record(), Path("bad\0path"), False, True, io.StringIO())
+
+
+def test_stale_facts_are_noted(tmp_path: Path) -> None:
+    (tmp_path / ".theanorc").write_bytes(b"[global]\nfloatX = float16\n")
+    code, out = run_write(machine_record(tmp_path, "[global]\nfloatX = float64\n"), None, dry_run=True)
+    assert code == 0 and "changed since the facts were recorded" in out
+
+
+def test_contexts_alone_ask_for_the_gpu() -> None:
+    rec = record("[global]\ncontexts = dev0->cuda0\nfloatX = float32\n", pygpu=False)
+    [finding] = find_problems(rec)
+    assert finding.kind == "cuda-without-pygpu" and finding.option == "contexts" and finding.line == 2
+
+
+@pytest.mark.skipif(not os.path.isdir("/sys/kernel"), reason="needs Linux sysfs")
+def test_refusal_in_a_folder_nobody_can_create_files_in(tmp_path: Path) -> None:
+    """sysfs refuses new files even to root: the refusal path runs for real, as any user."""
+    code, out = run_write(machine_record(tmp_path), Path("/sys/.theanorc"))
+    assert code == 2 and not os.path.lexists("/sys/.theanorc")
+    line = out.strip().splitlines()[-1]
+    assert line.startswith("legacydoc: not written: cannot write /sys/.theanorc: ")
