@@ -32,6 +32,12 @@ class ProbeFormat(str, enum.Enum):
     toml = "toml"
 
 
+class CheckFormat(str, enum.Enum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
 def _version_callback(value: bool) -> None:
     if value:
         typer.echo("legacydoc %s" % __version__)
@@ -109,6 +115,91 @@ def probe(
     if save is not None:
         facts.save(record, save)
         typer.echo("facts saved to %s" % save, err=output_format is ProbeFormat.toml)
+
+
+def _load_rules(rules_dirs: Optional[list[Path]]) -> list:
+    from legacydoc.engine import load_rules
+
+    return load_rules(rules_dirs or [])
+
+
+@app.command()
+def check(
+    facts_file: Optional[Path] = typer.Option(
+        None, "--facts", metavar="FILE", help="Diagnose a saved facts record instead of probing this machine."
+    ),
+    output_format: CheckFormat = typer.Option(CheckFormat.text, "--format", help="text, json or markdown."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
+    rules_dirs: Optional[list[Path]] = typer.Option(
+        None, "--rules", metavar="DIR", help="An extra rule pack directory (repeatable)."
+    ),
+    python: Optional[str] = PythonOpt,
+    project: Optional[Path] = ProjectOpt,
+    timeout: float = TimeoutOpt,
+    import_check: bool = ImportCheckOpt,
+) -> None:
+    """Probe (or replay --facts), run the rules, print diagnoses root cause first.
+
+    Exit code: 0 no error found, 1 errors found (or warnings with --strict), 2 bad usage.
+    """
+    from legacydoc import facts
+    from legacydoc.checkup import run_check
+    from legacydoc.render.summary import use_color
+
+    rules = _load_rules(rules_dirs)  # a broken rule pack fails before any probing
+    if facts_file is not None:
+        record = facts.load(facts_file)
+        source = "facts from %s (collected %s)" % (facts_file, record.get("collected_at", "?"))
+    else:
+        record = probe_machine(python, project, timeout, import_check)
+        source = "this machine"
+    result = run_check(record, rules, source=source)
+    if output_format is CheckFormat.json:
+        from legacydoc.render.check_json import render_check_json
+
+        typer.echo(render_check_json(result))
+    elif output_format is CheckFormat.markdown:
+        from legacydoc.render.check_markdown import render_check_markdown
+
+        typer.echo(render_check_markdown(result))
+    else:
+        from legacydoc.render.check_text import render_check_text
+
+        typer.echo(render_check_text(result, color=use_color(sys.stdout)))
+    raise typer.Exit(result.exit_code(strict))
+
+
+rules_app = typer.Typer(help="List the rules, or explain one.", no_args_is_help=False, invoke_without_command=True)
+app.add_typer(rules_app, name="rules")
+
+
+@rules_app.callback(invoke_without_command=True)
+def rules_list(
+    ctx: typer.Context,
+    rules_dirs: Optional[list[Path]] = typer.Option(None, "--rules", metavar="DIR", help="An extra rule pack directory."),
+) -> None:
+    """List every rule: id, name, severity, layer and title."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from legacydoc.render.rules_text import render_rule_list
+
+    typer.echo(render_rule_list(_load_rules(rules_dirs)))
+
+
+@rules_app.command("explain")
+def rules_explain(
+    rule: str = typer.Argument(..., metavar="ID", help="A rule id (LD101) or name (numpy-aliases-removed)."),
+    rules_dirs: Optional[list[Path]] = typer.Option(None, "--rules", metavar="DIR", help="An extra rule pack directory."),
+) -> None:
+    """Print one rule in full: what it checks, why it matters, the fix, references."""
+    from legacydoc.engine import find_rule
+    from legacydoc.render.rules_text import render_rule
+
+    rules = _load_rules(rules_dirs)
+    found = find_rule(rules, rule)
+    if found is None:
+        raise UsageError("no rule with id or name %r (see 'legacydoc rules')" % rule)
+    typer.echo(render_rule(found))
 
 
 def main(argv: Optional[list] = None) -> None:

@@ -381,7 +381,9 @@ def device_facts(facts: Mapping[str, Any], derived: Mapping[str, Any]) -> dict[s
             out["device_exists"] = int(index) < count
     reasons = []
     if not wants_gpu:
-        reasons.append("the config asks for device=%s" % device)
+        if not derived.get("gpu.usable"):
+            reasons.append("no working NVIDIA GPU was found")
+        reasons.append("the config says device=%s" % device)
     else:
         if str(device).startswith("gpu"):
             reasons.append("device=%s is the old backend, removed in Theano 1.0" % device)
@@ -393,6 +395,8 @@ def device_facts(facts: Mapping[str, Any], derived: Mapping[str, Any]) -> dict[s
             reasons.append("pygpu %s is not the series this Theano needs" % derived["pygpu.version"])
         if not derived.get("gxx.found"):
             reasons.append("no g++: the GPU backend needs a C++ compiler")
+        if derived.get("libgpuarray.nvrtc_found") is False:
+            reasons.append("libgpuarray cannot load an NVRTC library it asks for")
     out["runs_on"] = "gpu" if wants_gpu and not reasons else "cpu"
     if reasons:
         out["cpu_reasons"] = reasons
@@ -454,6 +458,6 @@ def enrich(record: Mapping[str, Any]) -> dict[str, Any]:
     from legacydoc.theanorc import derive_config_facts
 
     facts = copy.deepcopy(dict(record))
-    facts["config"] = derive_config_facts(facts)
+    facts.update(derive_config_facts(facts))
     facts["derived"] = derive(facts)
     return facts

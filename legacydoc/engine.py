@@ -57,7 +57,8 @@ RULE_KEYS = {
     "when",
     "for_each",
     "evidence",
-    "fixtures",
+    "fires",
+    "quiet",
 }
 REQUIRED_KEYS = ("id", "name", "area", "layer", "severity", "title", "why", "fix", "when")
 FACT_OPERATORS = {
@@ -100,6 +101,10 @@ class Rule:
     explains: tuple[str, ...] = ()
     for_each: str = ""
     evidence: tuple[str, ...] = ()
+    # Example facts (dotted name -> value) on which the rule must fire / stay quiet;
+    # the test suite runs every one, and `rules explain` shows them.
+    fires: tuple[dict, ...] = ()
+    quiet: tuple[dict, ...] = ()
 
 
 @dataclass
@@ -238,6 +243,7 @@ def rule_from_table(table: Any, source: str) -> Rule:
     fix = _as_str_tuple(table["fix"], "fix", source, rule_id)
     for line in fix:
         _validate_template(line, source, rule_id, bool(for_each))
+    examples = {key: _examples(table.get(key, []), key, source, rule_id) for key in ("fires", "quiet")}
     evidence = _as_str_tuple(table.get("evidence", []), "evidence", source, rule_id)
     for name in evidence:
         _check_fact_name(name, source, rule_id, bool(for_each))
@@ -256,7 +262,18 @@ def rule_from_table(table: Any, source: str) -> Rule:
         explains=_as_str_tuple(table.get("explains", []), "explains", source, rule_id),
         for_each=for_each,
         evidence=evidence,
+        fires=examples["fires"],
+        quiet=examples["quiet"],
     )
+
+
+def _examples(value: Any, key: str, source: str, rule_id: str) -> tuple[dict, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, Mapping) for v in value):
+        raise _fail(source, rule_id, "'%s' must be a list of tables of facts ([[rule.%s]])" % (key, key))
+    for case in value:
+        for name in case:
+            _check_fact_name(name, source, rule_id, False)
+    return tuple(dict(v) for v in value)
 
 
 def _validate_template(text: str, source: str, rule_id: str, item_ok: bool) -> None:
@@ -458,7 +475,8 @@ def _diagnose(rule: Rule, facts: Mapping[str, Any], item: Any) -> Diagnosis:
         severity=rule.severity,
         title=fill(rule.title, facts, item),
         why=fill(rule.why, facts, item),
-        fix=[fill(line, facts, item) for line in rule.fix],
+        # A templated step can fill to nothing (a finding without a corrected line).
+        fix=[step for step in (fill(line, facts, item) for line in rule.fix) if step.strip()],
         evidence=_evidence(rule, facts, item),
         references=list(rule.references),
     )

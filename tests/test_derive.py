@@ -109,7 +109,13 @@ def test_device_facts_explain_why_cpu() -> None:
     assert out["runs_on"] == "cpu"
     assert out["cpu_reasons"] == ["pygpu is not installed"]
     cpu = derive.device_facts({}, {})
-    assert cpu == {"device": "cpu", "wants_gpu": False, "runs_on": "cpu", "cpu_reasons": ["the config asks for device=cpu"]}
+    assert cpu == {
+        "device": "cpu",
+        "wants_gpu": False,
+        "runs_on": "cpu",
+        "cpu_reasons": ["no working NVIDIA GPU was found", "the config says device=cpu"],
+    }
+    assert derive.device_facts({}, {"gpu.usable": True})["cpu_reasons"] == ["the config says device=cpu"]
 
 
 def test_cache_facts() -> None:

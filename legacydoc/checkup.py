@@ -1,0 +1,177 @@
+"""`check` as a function: facts in, ordered diagnoses and per-area statuses out.
+
+No I/O here: the CLI gathers the facts (probe or --facts) and picks the renderer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from legacydoc import __version__
+from legacydoc.engine import AREAS, Diagnosis, Rule, evaluate
+from legacydoc.facts import SCHEMA
+
+AREA_TITLES: dict[str, str] = {
+    "python": "Python interpreter",
+    "packages": "Packages (Theano, numpy, pygpu)",
+    "gpu": "GPU and driver",
+    "cuda": "CUDA toolkit",
+    "cudnn": "cuDNN",
+    "libraries": "CUDA libraries on the loader path",
+    "path": "PATH",
+    "compilers": "C++ compilers",
+    "config": "Theano configuration",
+    "performance": "Performance",
+}
+# Which fact tables an area's verdict rests on: a failed probe makes the area unknown.
+AREA_TABLES: dict[str, tuple[str, ...]] = {
+    "python": ("python",),
+    "packages": ("packages",),
+    "gpu": ("gpu",),
+    "cuda": ("cuda",),
+    "cudnn": ("cudnn",),
+    "libraries": ("libraries",),
+    "path": ("path",),
+    "compilers": ("compilers",),
+    "config": ("theano_config",),
+    "performance": ("system",),
+}
+STATUS_ORDER = ("error", "warning", "unknown", "ok")
+
+
+@dataclass
+class AreaStatus:
+    name: str
+    title: str
+    status: str  # ok | warning | error | unknown (its probe failed)
+    checked: int  # how many rules looked at this area
+    problems: int
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "status": self.status, "checked": self.checked}
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+@dataclass
+class CheckResult:
+    facts: Mapping[str, Any]
+    diagnoses: list[Diagnosis]
+    areas: list[AreaStatus]
+    rules_checked: int = 0
+    source: str = ""  # "this machine" or the facts file replayed
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def count(self, severity: str) -> int:
+        """Diagnoses of this severity, folded echoes included."""
+        total = 0
+        for diag in self.diagnoses:
+            total += diag.severity == severity
+            total += sum(f.severity == severity for f in diag.folded)
+        return total
+
+    def exit_code(self, strict: bool = False) -> int:
+        if self.count("error"):
+            return 1
+        if strict and self.count("warning"):
+            return 1
+        return 0
+
+    def verdict(self) -> str:
+        errors, warnings = self.count("error"), self.count("warning")
+        if errors:
+            return "%d error%s, %d warning%s: this setup will not run the legacy project as it is; fix the first error first." % (
+                errors,
+                "" if errors == 1 else "s",
+                warnings,
+                "" if warnings == 1 else "s",
+            )
+        if warnings:
+            return "no errors, %d warning%s: it should run, but read the warnings." % (
+                warnings,
+                "" if warnings == 1 else "s",
+            )
+        return "no problems found in %d checks." % self.rules_checked
+
+    def runs_on(self) -> str:
+        """One plain sentence: where Theano would run here, and why not on the GPU."""
+        theano = (self.facts.get("derived") or {}).get("theano") or {}
+        where = theano.get("runs_on", "cpu")
+        reasons = "; ".join(theano.get("cpu_reasons", []))
+        if theano.get("flavour", "none") == "none":
+            return "Theano is not installed in the target Python; with it, it would run on the %s%s." % (
+                where.upper(),
+                " (%s)" % reasons if where == "cpu" and reasons else "",
+            )
+        return "Theano would run on the %s%s." % (where.upper(), " (%s)" % reasons if where == "cpu" and reasons else "")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "legacydoc_version": __version__,
+            "facts_schema": SCHEMA,
+            "source": self.source,
+            "verdict": self.verdict(),
+            "runs_on": ((self.facts.get("derived") or {}).get("theano") or {}).get("runs_on", "cpu"),
+            "counts": {s: self.count(s) for s in ("error", "warning", "info")},
+            "areas": [a.to_dict() for a in self.areas],
+            "diagnoses": [_diag_dict(d) for d in self.diagnoses],
+        }
+
+
+def _diag_dict(diag: Diagnosis) -> dict[str, Any]:
+    out = diag.to_dict()
+    out["folded"] = [_diag_dict(f) for f in diag.folded]
+    return out
+
+
+def _flatten(diags: Sequence[Diagnosis]) -> list[Diagnosis]:
+    out: list[Diagnosis] = []
+    for diag in diags:
+        out.append(diag)
+        out.extend(_flatten(diag.folded))
+    return out
+
+
+def area_statuses(facts: Mapping[str, Any], rules: Sequence[Rule], diagnoses: Sequence[Diagnosis]) -> list[AreaStatus]:
+    every = _flatten(diagnoses)
+    statuses = []
+    for area in AREAS:
+        mine = [d for d in every if d.area == area]
+        failed = [t for t in AREA_TABLES[area] if (facts.get(t) or {}).get("probe_error")]
+        if any(d.severity == "error" for d in mine):
+            status = "error"
+        elif any(d.severity == "warning" for d in mine):
+            status = "warning"
+        elif failed:
+            status = "unknown"
+        else:
+            status = "ok"
+        note = "probe failed: %s" % facts[failed[0]]["probe_error"] if failed else ""
+        statuses.append(
+            AreaStatus(
+                name=area,
+                title=AREA_TITLES[area],
+                status=status,
+                checked=sum(1 for r in rules if r.area == area),
+                problems=sum(1 for d in mine if d.severity in ("error", "warning")),
+                note=note,
+            )
+        )
+    return statuses
+
+
+def run_check(record: Mapping[str, Any], rules: Sequence[Rule], source: str = "this machine") -> CheckResult:
+    from legacydoc.derive import enrich
+
+    facts = enrich(record)
+    diagnoses = evaluate(rules, facts)
+    return CheckResult(
+        facts=facts,
+        diagnoses=diagnoses,
+        areas=area_statuses(facts, rules, diagnoses),
+        rules_checked=len(rules),
+        source=source,
+    )

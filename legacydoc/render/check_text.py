@@ -1,0 +1,63 @@
+"""`check` for a terminal: a status line per area, then findings root cause first."""
+
+from __future__ import annotations
+
+import textwrap
+
+from legacydoc.checkup import CheckResult
+from legacydoc.engine import Diagnosis
+
+# Plain ASCII marks: they survive every Windows console code page (cp936 included).
+MARKS = {"ok": "[ ok ]", "warning": "[warn]", "error": "[FAIL]", "unknown": "[ ?? ]"}
+COLORS = {"ok": "32", "warning": "33", "error": "31", "unknown": "35", "info": "36"}
+
+
+def _paint(text: str, status: str, color: bool) -> str:
+    return "\033[%sm%s\033[0m" % (COLORS[status], text) if color and status in COLORS else text
+
+
+def _wrap(text: str, indent: str, width: int = 88) -> list[str]:
+    lines: list[str] = []
+    for para in text.split("\n\n"):
+        lines.extend(textwrap.wrap(" ".join(para.split()), width=width, initial_indent=indent, subsequent_indent=indent))
+    return lines
+
+
+def _diagnosis(diag: Diagnosis, number: str, color: bool, indent: str = "") -> list[str]:
+    label = {"error": "ERROR", "warning": "WARNING", "info": "INFO"}[diag.severity]
+    head = "%s%s %s %s [%s %s]" % (indent, number, _paint(label, diag.severity, color), diag.title, diag.id, diag.name)
+    out = [head]
+    pad = indent + "   "
+    out.extend(_wrap(diag.why, pad))
+    if diag.fix:
+        out.append(pad + "Fix:")
+        for step in diag.fix:
+            for i, line in enumerate(step.splitlines() or [""]):
+                out.append(pad + ("  - " if i == 0 else "    ") + line)
+    if diag.folded:
+        out.append(pad + "This also explains:")
+    for j, echo in enumerate(diag.folded, 1):
+        out.extend(_diagnosis(echo, "%s%d." % (number, j), color, pad))
+    return out
+
+
+def render_check_text(result: CheckResult, color: bool = False) -> str:
+    out = ["legacydoc check: %s" % result.source, ""]
+    width = max(len(a.title) for a in result.areas)
+    for area in result.areas:
+        detail = "%d check%s" % (area.checked, "" if area.checked == 1 else "s")
+        if area.problems:
+            detail += ", %d problem%s" % (area.problems, "" if area.problems == 1 else "s")
+        if area.note:
+            detail += "; " + area.note
+        out.append("  %s %s  %s" % (_paint(MARKS[area.status], area.status, color), area.title.ljust(width), detail))
+    out.append("")
+    if result.diagnoses:
+        out.append("Findings, root cause first:")
+        out.append("")
+        for n, diag in enumerate(result.diagnoses, 1):
+            out.extend(_diagnosis(diag, "%d." % n, color))
+            out.append("")
+    out.append(result.runs_on())
+    out.append("Verdict: " + result.verdict())
+    return "\n".join(out)

@@ -1,0 +1,140 @@
+"""`legacydoc check`, `rules` and `rules explain` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+from legacydoc.engine import AREAS, LAYERS, SEVERITIES
+from test_cli import run_cli
+
+SEED_000 = REPO / "fixtures" / "seed-000-win10-python313-nvml-error" / "facts.toml"
+SEED_002 = REPO / "fixtures" / "seed-002-win10-gtx1660s-cuda102" / "facts.toml"
+HEALTHY = REPO / "fixtures" / "healthy-linux-gtx1080ti-cuda102" / "facts.toml"
+
+# The documented shape of `check --format json` (README, "check --format json").
+TOP_KEYS = {"legacydoc_version", "facts_schema", "source", "verdict", "runs_on", "counts", "areas", "diagnoses"}
+DIAG_KEYS = {"id", "name", "area", "severity", "layer", "title", "why", "fix", "evidence", "references", "explains", "folded"}
+
+
+def _validate_diagnosis(diag: dict) -> None:
+    assert set(diag) == DIAG_KEYS
+    assert diag["severity"] in SEVERITIES and diag["layer"] in LAYERS and diag["area"] in AREAS
+    assert isinstance(diag["fix"], list) and all(isinstance(s, str) and s for s in diag["fix"])
+    assert isinstance(diag["evidence"], dict)
+    assert all(isinstance(i, str) for i in diag["explains"])
+    assert [f["id"] for f in diag["folded"]] == diag["explains"]
+    for folded in diag["folded"]:
+        _validate_diagnosis(folded)
+
+
+@pytest.mark.parametrize("fixture", [SEED_000, SEED_002, HEALTHY], ids=["000", "002", "healthy"])
+def test_json_output_has_the_documented_shape(fixture: Path) -> None:
+    proc = run_cli("check", "--facts", str(fixture), "--format", "json")
+    assert proc.returncode in (0, 1), proc.stderr
+    data = json.loads(proc.stdout)
+    assert set(data) == TOP_KEYS
+    assert data["facts_schema"] == 1
+    assert data["runs_on"] in ("cpu", "gpu")
+    assert [a["name"] for a in data["areas"]] == list(AREAS)
+    assert all(a["status"] in ("ok", "warning", "error", "unknown") for a in data["areas"])
+    for diag in data["diagnoses"]:
+        _validate_diagnosis(diag)
+    assert (data["counts"]["error"] > 0) == (proc.returncode == 1)
+
+
+def test_exit_codes() -> None:
+    assert run_cli("check", "--facts", str(SEED_000)).returncode == 1
+    assert run_cli("check", "--facts", str(HEALTHY)).returncode == 0
+    # seed 002 has warnings and errors; healthy has only info: --strict keeps it at 0
+    assert run_cli("check", "--facts", str(HEALTHY), "--strict").returncode == 0
+
+
+def test_strict_turns_warnings_into_failure(tmp_path: Path) -> None:
+    # The healthy machine plus MKL 2019 without MKL_THREADING_LAYER: one warning (LD601).
+    text = HEALTHY.read_text().replace(
+        "[packages.six]", '[packages.mkl]\nname = "mkl"\nversion = "2019.0"\n\n[packages.six]'
+    )
+    facts_file = tmp_path / "f.toml"
+    facts_file.write_text(text)
+    data = json.loads(run_cli("check", "--facts", str(facts_file), "--format", "json").stdout)
+    assert data["counts"]["warning"] == 1 and data["counts"]["error"] == 0
+    assert run_cli("check", "--facts", str(facts_file)).returncode == 0
+    assert run_cli("check", "--facts", str(facts_file), "--strict").returncode == 1
+
+
+def test_markdown_output() -> None:
+    proc = run_cli("check", "--facts", str(SEED_002), "--format", "markdown")
+    assert proc.returncode == 1
+    out = proc.stdout
+    assert out.startswith("## legacydoc check")
+    assert "| area | status | checks |" in out
+    assert "```\n[dnn]\nenabled = True\n```" in out
+    assert "<details><summary>Facts (TOML)</summary>" in out and "```toml" in out
+
+
+def test_text_output_on_this_machine_says_where_theano_runs(tmp_path: Path) -> None:
+    proc = run_cli("check", "--timeout", "20", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert "would run on the" in proc.stdout
+    assert proc.stdout.strip().splitlines()[-1].startswith("Verdict: ")
+
+
+@pytest.mark.parametrize(
+    "content, fragment",
+    [
+        ("not toml = = =", "not a TOML facts file"),
+        ("schema = 2\n", "facts schema 2"),
+    ],
+)
+def test_bad_facts_file_is_one_line_exit_2(tmp_path: Path, content: str, fragment: str) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(content)
+    proc = run_cli("check", "--facts", str(bad))
+    assert proc.returncode == 2
+    assert fragment in proc.stderr and str(bad) in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_broken_rule_pack_is_one_line_exit_2(tmp_path: Path) -> None:
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "mine.toml").write_text(
+        '[[rule]]\nid = "X1"\nname = "x"\narea = "gpu"\nlayer = "drivers"\nseverity = "error"\n'
+        'title = "t"\nwhy = "w"\nfix = ["f"]\nwhen = { fact = "gpu.drivr_version", exists = true }\n'
+    )
+    proc = run_cli("check", "--facts", str(HEALTHY), "--rules", str(pack))
+    assert proc.returncode == 2
+    assert "mine.toml: rule X1: unknown fact name 'gpu.drivr_version'" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_a_users_rule_pack_adds_rules(tmp_path: Path) -> None:
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "site.toml").write_text(
+        '[[rule]]\nid = "SITE1"\nname = "site-needs-float32"\narea = "config"\nlayer = "config"\n'
+        'severity = "error"\ntitle = "Our cluster needs floatX=float32, found {config.effective.floatX.value}"\n'
+        'why = "house rule"\nfix = ["[global]\\nfloatX = float32"]\n'
+        'when = { fact = "config.effective.floatX.value", not_equals = "float32" }\n'
+    )
+    proc = run_cli("check", "--facts", str(HEALTHY), "--rules", str(pack), "--format", "json")
+    data = json.loads(proc.stdout)
+    assert "SITE1" not in [d["id"] for d in data["diagnoses"]]  # healthy has float32
+    proc = run_cli("rules", "--rules", str(pack))
+    assert "SITE1" in proc.stdout
+
+
+def test_rules_list_and_explain() -> None:
+    proc = run_cli("rules")
+    assert proc.returncode == 0
+    assert "LD105" in proc.stdout and "numpy-blas-opt-info-removed" in proc.stdout
+    by_id = run_cli("rules", "explain", "LD105")
+    by_name = run_cli("rules", "explain", "numpy-blas-opt-info-removed")
+    assert by_id.returncode == 0 and by_id.stdout == by_name.stdout
+    assert "NoSectionError" in by_id.stdout and "Fix:" in by_id.stdout and "References:" in by_id.stdout
+    missing = run_cli("rules", "explain", "LD999")
+    assert missing.returncode == 2 and "no rule with id or name" in missing.stderr

@@ -1,0 +1,83 @@
+"""The shipped rule pack: it loads, every rule documents itself, and every rule's own
+examples (``fires`` / ``quiet``) behave as written, through derive and the engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from legacydoc import facts
+from legacydoc.checkup import run_check
+from legacydoc.engine import Rule, load_rules
+
+RULES = load_rules()
+
+
+def record_from_example(example: dict[str, Any]) -> dict[str, Any]:
+    """A facts record with the example's dotted names set on empty tables."""
+    record = facts.new_record({})
+    for dotted, value in example.items():
+        node = record
+        parts = dotted.split(".")
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = value
+    return record
+
+
+def fired_ids(record: dict[str, Any]) -> set[str]:
+    result = run_check(record, RULES)
+    ids: set[str] = set()
+    stack = list(result.diagnoses)
+    while stack:
+        diag = stack.pop()
+        ids.add(diag.id)
+        stack.extend(diag.folded)
+    return ids
+
+
+def _cases(kind: str) -> list:
+    return [
+        pytest.param(rule, example, id="%s-%s-%d" % (rule.id, kind, n))
+        for rule in RULES
+        for n, example in enumerate(getattr(rule, kind))
+    ]
+
+
+def test_the_pack_is_big_enough_and_ids_are_stable_codes() -> None:
+    assert len(RULES) >= 30
+    for rule in RULES:
+        assert rule.id.startswith("LD") and rule.id[2:].isdigit(), rule.id
+        assert rule.name == rule.name.lower() and " " not in rule.name, rule.name
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.id for r in RULES])
+def test_every_rule_has_a_firing_and_a_quiet_example_and_references(rule: Rule) -> None:
+    assert rule.fires, "%s has no example that fires" % rule.id
+    assert rule.quiet, "%s has no example that stays quiet" % rule.id
+    assert rule.fix and all(step.strip() for step in rule.fix)
+    assert rule.references, "%s cites nothing" % rule.id
+
+
+@pytest.mark.parametrize("rule, example", _cases("fires"))
+def test_rule_fires_on_its_example(rule: Rule, example: dict) -> None:
+    assert rule.id in fired_ids(record_from_example(example))
+
+
+@pytest.mark.parametrize("rule, example", _cases("quiet"))
+def test_rule_stays_quiet_on_its_example(rule: Rule, example: dict) -> None:
+    assert rule.id not in fired_ids(record_from_example(example))
+
+
+def test_templates_are_filled_on_firing_examples() -> None:
+    """A firing example leaves no '{fact}' placeholder behind in a title."""
+    for rule in RULES:
+        for example in rule.fires:
+            result = run_check(record_from_example(example), RULES)
+            stack = list(result.diagnoses)
+            while stack:
+                diag = stack.pop()
+                stack.extend(diag.folded)
+                if diag.id == rule.id:
+                    assert "{" not in diag.title, (rule.id, diag.title)
