@@ -81,3 +81,28 @@ def test_templates_are_filled_on_firing_examples() -> None:
                 stack.extend(diag.folded)
                 if diag.id == rule.id:
                     assert "{" not in diag.title, (rule.id, diag.title)
+
+
+# Finding kinds whose diagnosis comes from a rule in another layer (with its own fix),
+# so rules/config.toml leaves them out instead of saying the same thing twice.
+COVERED_ELSEWHERE = {
+    "cuda-without-pygpu": "LD115",
+    "cuda-without-gpu": "LD602",
+    "cuda-without-compiler": "LD400",
+    "blas-ldflags-needed": "LD105",
+}
+
+
+def test_every_config_finding_kind_reaches_a_rule() -> None:
+    from legacydoc.theanorc.findings import KINDS
+
+    covered: set[str] = set()
+    for rule in RULES:
+        if rule.for_each == "config.findings":
+            cond = rule.when
+            covered.update([cond["equals"]] if "equals" in cond else cond.get("in", []))
+    ids = {r.id for r in RULES}
+    for kind, rule_id in COVERED_ELSEWHERE.items():
+        assert rule_id in ids
+        covered.add(kind)
+    assert set(KINDS) <= covered, sorted(set(KINDS) - covered)

@@ -17,8 +17,8 @@ from collections import ChainMap
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional
 
-from legacydoc.facts import get
 from legacydoc.theanorc import machine
+from legacydoc.theanorc.defaults import computed_default, expanduser, warn_default
 from legacydoc.theanorc.flags import FlagItem, ParsedFlags, parse_flags
 from legacydoc.theanorc.parser import DEFAULT_SECTION, Entry, dialect_for
 from legacydoc.theanorc.schema import Release, Schema, canonical_name, load_schema, select_release
@@ -137,132 +137,6 @@ def interpolate(value: str, section_values: Mapping[str, str], defaults: Mapping
         return value, "%s: %s" % (type(exc).__name__, str(exc).splitlines()[0])
 
 
-# --- computed defaults --------------------------------------------------------------
-
-
-def _expanduser(record: Mapping[str, Any], path: str) -> str:
-    home = machine.home(record)
-    if home and (path == "~" or path.startswith("~/") or (machine.is_windows(record) and path.startswith("~\\"))):
-        return home + path[1:]
-    return path
-
-
-def _cuda_root_default(record: Mapping[str, Any]) -> tuple[Optional[str], str]:
-    for name in ("CUDA_ROOT", "CUDA_PATH"):
-        value = machine.env(record, name)
-        if value:
-            return value, "from $%s" % name
-    if get(record, "cuda.path_nvcc_all") is None:
-        return None, "computed at import: $CUDA_ROOT, $CUDA_PATH, else nvcc's folder on PATH (not probed)"
-    if not machine.is_windows(record):  # Theano looks for a file named exactly "nvcc"
-        for nvcc in get(record, "cuda.path_nvcc_all") or []:
-            pm = machine.pathmod(record)
-            return pm.dirname(pm.dirname(str(nvcc))), "the parent of the first PATH folder holding nvcc"
-    return "", "no $CUDA_ROOT, no $CUDA_PATH, no nvcc on PATH"
-
-
-def _has_cudnn_header(record: Mapping[str, Any], root: str) -> Optional[bool]:
-    pm = machine.pathmod(record)
-    include = pm.join(root, "include")
-    for header in get(record, "cudnn.headers", []) or []:
-        if isinstance(header, Mapping) and header.get("header") == "cudnn.h" and header.get("exists", True):
-            if machine.same_path(record, pm.dirname(str(header.get("path", ""))), include):
-                return True
-    searched = machine.dirs_searched(record, "include")
-    if searched is not None and any(machine.same_path(record, d, include) for d in searched):
-        return False
-    toolkit = machine.toolkit_at(record, root)
-    if toolkit is not None and not toolkit.get("exists"):
-        return False
-    return None
-
-
-def computed_default(
-    name: str, option: Mapping[str, Any], record: Mapping[str, Any], settings: Mapping[str, Setting]
-) -> tuple[Optional[str], str]:
-    """(value, how it is computed) for a default Theano computes at import."""
-    pm = machine.pathmod(record)
-    win32 = machine.is_win32(record)
-
-    def value_of(other: str) -> Optional[str]:
-        setting = settings.get(other)
-        return setting.value if setting is not None else None
-
-    if name == "cxx":
-        cxx = machine.theano_cxx(record)
-        if cxx is None:
-            return None, option.get("computed", "")
-        if cxx and win32:
-            cxx = '"%s"' % cxx  # Theano quotes the found path on Windows
-        return cxx, "g++ found on PATH at import" if cxx else "no C++ compiler found at import"
-    if name == "linker":
-        cxx = value_of("cxx")
-        if cxx == "" or machine.theano_cxx(record) == "":
-            return "vm", "vm: no C++ compiler (then only vm, py and vm_nogc are valid)"
-        return ("cvm", "cvm: a C++ compiler is available") if cxx is not None else (None, option.get("computed", ""))
-    if name == "DebugMode.check_c":
-        cxx = value_of("cxx")
-        return (None, "bool(cxx)") if cxx is None else (str(bool(cxx)), "bool(cxx)")
-    if name == "cuda.root":
-        return _cuda_root_default(record)
-    if name == "cuda.include_path":
-        root = value_of("cuda.root")
-        return (None, "<cuda.root>/include") if root is None else (pm.join(root, "include") if root else "", "<cuda.root>/include")
-    if name == "dnn.base_path":
-        root = value_of("cuda.root")
-        if root is None:
-            return None, option.get("computed", "")
-        if not root:
-            return "", "cuda.root is empty"
-        has = _has_cudnn_header(record, root)
-        if has is None:
-            return None, "cuda.root if <cuda.root>/include/cudnn.h exists (not probed)"
-        return (root, "cudnn.h is in <cuda.root>/include") if has else ("", "no cudnn.h in <cuda.root>/include")
-    if name in ("dnn.include_path", "dnn.library_path", "dnn.bin_path"):
-        base = value_of("dnn.base_path")
-        if base is None:
-            return None, option.get("computed", "")
-        if base == "":
-            return "", "dnn.base_path is empty"
-        if name == "dnn.include_path":
-            return pm.join(base, "include"), "<dnn.base_path>/include"
-        library = pm.join(base, "lib", "x64") if win32 else pm.join(base, "lib" if machine.family(record) == "darwin" else "lib64")
-        if name == "dnn.library_path":
-            return library, "from dnn.base_path"
-        return (pm.join(base, "bin"), "<dnn.base_path>\\bin") if win32 else (value_of("dnn.library_path"), "= dnn.library_path")
-    if name == "base_compiledir":
-        base = get(record, "theano_config.compiledir.base_compiledir")
-        if get(record, "theano_config.compiledir.source") == "default" and isinstance(base, str):
-            return base, "from $%s" % get(record, "theano_config.compiledir.default_from", "HOME")
-        home = machine.home(record)
-        return (pm.join(home, ".theano"), "$HOME/.theano") if home else (None, option.get("computed", ""))
-    if name == "compile.timeout":
-        wait = settings.get("compile.wait")
-        if wait is not None and isinstance(wait.typed, int):
-            return str(wait.typed * 24), "compile.wait * 24"
-        return None, "compile.wait * 24"
-    if name == "blas.ldflags":
-        return None, "computed at import from numpy's BLAS build info (each candidate test-compiled)"
-    return None, option.get("computed", "computed at import")
-
-
-def _warn_default(option: Mapping[str, Any], settings: Mapping[str, Setting]) -> Optional[str]:
-    """warn.* defaults follow warn.ignore_bug_before (Theano's warn_default)."""
-    since = option.get("warn_since")
-    setting = settings.get("warn.ignore_bug_before")
-    if since is None or setting is None or not isinstance(setting.typed, str):
-        return None
-    ignore = setting.typed
-    if ignore == "None":
-        return "True"
-    if ignore == "all":
-        return "False"
-    try:
-        return "False" if tuple(int(p) for p in ignore.split(".")) >= tuple(int(p) for p in str(since).split(".")) else "True"
-    except ValueError:
-        return None
-
-
 # --- the model --------------------------------------------------------------------------
 
 
@@ -337,14 +211,14 @@ def effective_config(record: Mapping[str, Any]) -> EffectiveConfig:
             if "computed" in option:
                 value, note = computed_default(name, option, record, config.settings)
             else:
-                value = _warn_default(option, config.settings) or option.get("default", "")
+                value = warn_default(option, config.settings) or option.get("default", "")
         check = _check(option, value, config.settings, record)
         if origin.source == "default" and not check.ok:
             # a built-in default is what Theano uses, even where its text would not pass the
             # filter (gpuarray.sync's default is the boolean False, not the string "False")
             check = Check(True, value)
         if check.ok and option.get("kind") == "path" and isinstance(value, str):
-            check = Check(True, _expanduser(record, value))
+            check = Check(True, expanduser(record, value))
         config.settings[name] = Setting(name, key, option, value, origin, check, note, raw, others)
     known = set(schema.by_name)
     config.unknown_flags = [item for item in flags.items if item.key is not None and item.key not in known]
