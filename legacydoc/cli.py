@@ -202,6 +202,41 @@ def rules_explain(
     typer.echo(render_rule(found))
 
 
+@app.command()
+def theanorc(
+    write: bool = typer.Option(False, "--write", help="Write a correct config for this machine (diff, backup, atomic)."),
+    path: Optional[Path] = typer.Argument(
+        None, metavar="[PATH]", help="With --write: where to write (default: the file Theano will really read)."
+    ),
+    dry_run: bool = typer.Option(False, "--dry-run", help="With --write: show the file and the diff, write nothing."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="With --write: do not ask before replacing a file."),
+    facts_file: Optional[Path] = typer.Option(
+        None, "--facts", metavar="FILE", help="Use a saved facts record instead of probing this machine."
+    ),
+    python: Optional[str] = PythonOpt,
+    project: Optional[Path] = ProjectOpt,
+    timeout: float = TimeoutOpt,
+    import_check: bool = ImportCheckOpt,
+) -> None:
+    """Show the effective Theano config (every value and where it comes from) and what is
+    wrong with it; --write generates a correct one."""
+    from legacydoc import facts
+    from legacydoc.theanorc import command
+
+    if path is not None and not write:
+        raise UsageError("PATH is only used with --write")
+    if dry_run and not write:
+        raise UsageError("--dry-run is only used with --write")
+    if facts_file is not None:
+        record = facts.load(facts_file)
+    else:
+        record = probe_machine(python, project, timeout, import_check)
+    if not write:
+        typer.echo(command.show(record))
+        return
+    raise typer.Exit(command.write(record, path, dry_run=dry_run, assume_yes=yes, out=sys.stdout))
+
+
 def main(argv: Optional[list] = None) -> None:
     """Entry point: no traceback ever reaches the user."""
     try:
