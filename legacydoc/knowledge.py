@@ -31,6 +31,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from legacydoc.errors import UsageError
+from legacydoc.versions import parse_version
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -418,27 +419,9 @@ def driver_key(value: Any) -> Optional[tuple[int, ...]]:
     return tuple(int(p) for p in parts)
 
 
-_LEADING_VERSION = re.compile(r"^([0-9]+(?:\.[0-9]+)+)(?=$|[-+_~ ])")
-
-
 def _version(value: Any) -> Optional[Version]:
-    """A PEP 440 version; tolerates suffixes such as '8.1.0-posix'. Floats are refused
-    (1.10 would read as 1.1)."""
-    if isinstance(value, float):
-        return None
-    text = _text(value)
-    if not text:
-        return None
-    try:
-        return Version(text)
-    except InvalidVersion:
-        match = _LEADING_VERSION.match(text)
-        if not match:
-            return None
-        try:
-            return Version(match.group(1))
-        except InvalidVersion:
-            return None
+    """A PEP 440 version (legacydoc.versions has the one tolerant parser)."""
+    return parse_version(_text(value) if not isinstance(value, float) else value)
 
 
 def _spec(value: Any) -> Optional[SpecifierSet]:

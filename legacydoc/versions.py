@@ -8,19 +8,24 @@ from typing import Any, Optional
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-_LEADING_VERSION = re.compile(r"\d+(?:\.\d+)*")
+# A dotted version at the start, ended by the string's end or a suffix separator:
+# '8.1.0-posix', '1.0.5+dev', '10.2 (Update 2)'.
+_LEADING_VERSION = re.compile(r"^([0-9]+(?:\.[0-9]+)+)(?=$|[-+_~ ])")
 
 
 def parse_version(value: Any) -> Optional[Version]:
-    """A PEP 440 Version, or None. Accepts '451.67', '535.104.05', '10.2', 3 (int), and
-    takes the leading dotted number of strings such as '1.0.5+dev' or '8.1.0-posix'."""
-    if isinstance(value, bool) or value is None:
+    """A PEP 440 Version, or None. Accepts '451.67', '535.104.05', '10.2', 3 (int) and the
+    leading dotted number of strings such as '8.1.0-posix'. Floats are refused: 1.10
+    would read as 1.1."""
+    if isinstance(value, bool) or value is None or isinstance(value, float):
         return None
-    if isinstance(value, (int, float)):
+    if isinstance(value, int):
         value = str(value)
     if not isinstance(value, str):
         return None
     text = value.strip()
+    if not text:
+        return None
     try:
         return Version(text)
     except InvalidVersion:
@@ -28,7 +33,7 @@ def parse_version(value: Any) -> Optional[Version]:
         if not match:
             return None
         try:
-            return Version(match.group(0))
+            return Version(match.group(1))
         except InvalidVersion:
             return None
 

@@ -24,7 +24,7 @@ import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
 from legacydoc.probes import target_script
 from legacydoc.probes.context import ProbeContext
