@@ -78,6 +78,10 @@ def _packages(t: Mapping[str, Any]) -> list[str]:
         if isinstance(v, Mapping) and "version" in v
     ]
     lines = [", ".join(found) if found else "none of the packages that matter is installed"]
+    for module, result in sorted((t.get("import_check") or {}).items()):
+        if isinstance(result, Mapping):
+            state = "ok" if result.get("ok") else "FAILS: %s" % result.get("error", "?")
+            lines.append("import %s: %s" % (module, state))
     claimed = t.get("theano_claimed_by")
     if isinstance(claimed, list) and len(claimed) > 1:
         lines.append("the theano package directory is claimed by: " + ", ".join(map(str, claimed)))
