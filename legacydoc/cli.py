@@ -83,11 +83,33 @@ def build_context(python: Optional[str], project: Optional[Path], timeout: float
 
 def probe_machine(python: Optional[str], project: Optional[Path], timeout: float, import_check: bool) -> dict:
     """Run every probe and return the facts record."""
+    return probe_with_log(python, project, timeout, import_check)[0]
+
+
+def probe_with_log(python: Optional[str], project: Optional[Path], timeout: float, import_check: bool):
+    """Run every probe; the facts record and the CommandLog of every command run (for report)."""
     from legacydoc import facts
     from legacydoc.probes import collect_all
 
     ctx = build_context(python, project, timeout, import_check)
-    return facts.new_record(collect_all(ctx))
+    return facts.new_record(collect_all(ctx)), ctx.log
+
+
+NoRedactOpt = typer.Option(
+    False,
+    "--no-redact",
+    help="Show the user name, host name, home folder, GPU UUIDs and serial numbers instead of "
+    "<user>, <host>, <home>, ... (secret environment values stay hidden).",
+)
+
+
+def _redactor(record: dict, no_redact: bool):
+    """The one redaction stage every output of this run goes through (legacydoc.redact)."""
+    import os
+
+    from legacydoc.redact import Redactor
+
+    return Redactor.for_record(record, environ=os.environ, identity=not no_redact)
 
 
 @app.command()
@@ -100,6 +122,7 @@ def probe(
     project: Optional[Path] = ProjectOpt,
     timeout: float = TimeoutOpt,
     import_check: bool = ImportCheckOpt,
+    no_redact: bool = NoRedactOpt,
 ) -> None:
     """Read the machine (no judging) and print what was found; --save keeps the facts."""
     from legacydoc import facts
@@ -107,10 +130,12 @@ def probe(
 
     started = time.monotonic()
     record = probe_machine(python, project, timeout, import_check)
+    redactor = _redactor(record, no_redact)
+    record = redactor.record(record)
     if output_format is ProbeFormat.toml:
         typer.echo(facts.dumps(record), nl=False)
     else:
-        typer.echo(render_summary(record, color=use_color(sys.stdout)))
+        typer.echo(redactor.text(render_summary(record, color=use_color(sys.stdout))))
         typer.echo("probed in %.1f s" % (time.monotonic() - started))
     if save is not None:
         facts.save(record, save)
@@ -137,36 +162,77 @@ def check(
     project: Optional[Path] = ProjectOpt,
     timeout: float = TimeoutOpt,
     import_check: bool = ImportCheckOpt,
+    no_redact: bool = NoRedactOpt,
 ) -> None:
-    """Probe (or replay --facts), run the rules, print diagnoses root cause first.
+    """Probe (or replay --facts FILE: a facts.toml or a report zip), run the rules, print
+    diagnoses root cause first. Every format is redacted unless --no-redact.
 
     Exit code: 0 no error found, 1 errors found (or warnings with --strict), 2 bad usage.
     """
-    from legacydoc import facts
     from legacydoc.checkup import run_check
     from legacydoc.render.summary import use_color
 
     rules = _load_rules(rules_dirs)  # a broken rule pack fails before any probing
     if facts_file is not None:
-        record = facts.load(facts_file)
-        source = "facts from %s (collected %s)" % (facts_file, record.get("collected_at", "?"))
+        from legacydoc import replay
+
+        replayed = replay.load(facts_file)
+        record, source = replayed.record, replayed.source
     else:
         record = probe_machine(python, project, timeout, import_check)
         source = "this machine"
-    result = run_check(record, rules, source=source)
+    # Redacted facts in, so every format agrees with the report and with a replay of it.
+    redactor = _redactor(record, no_redact)
+    result = run_check(redactor.record(record), rules, source=redactor.text(source))
     if output_format is CheckFormat.json:
         from legacydoc.render.check_json import render_check_json
 
-        typer.echo(render_check_json(result))
+        typer.echo(redactor.json_text(render_check_json(result)))
     elif output_format is CheckFormat.markdown:
         from legacydoc.render.check_markdown import render_check_markdown
 
-        typer.echo(render_check_markdown(result))
+        typer.echo(redactor.text(render_check_markdown(result)))
     else:
         from legacydoc.render.check_text import render_check_text
 
-        typer.echo(render_check_text(result, color=use_color(sys.stdout)))
+        typer.echo(redactor.text(render_check_text(result, color=use_color(sys.stdout))))
     raise typer.Exit(result.exit_code(strict))
+
+
+@app.command()
+def report(
+    output: Path = typer.Option(
+        Path("legacydoc-report.zip"), "-o", "--output", metavar="FILE", help="Where to write the zip."
+    ),
+    facts_file: Optional[Path] = typer.Option(
+        None, "--facts", metavar="FILE", help="Rebuild from a saved facts.toml or report zip instead of probing."
+    ),
+    rules_dirs: Optional[list[Path]] = typer.Option(
+        None, "--rules", metavar="DIR", help="An extra rule pack directory (repeatable)."
+    ),
+    python: Optional[str] = PythonOpt,
+    project: Optional[Path] = ProjectOpt,
+    timeout: float = TimeoutOpt,
+    import_check: bool = ImportCheckOpt,
+    no_redact: bool = NoRedactOpt,
+) -> None:
+    """Write one zip to attach to a support ticket: report.md, report.json, facts.toml,
+    the raw command outputs and a manifest. Redacted unless --no-redact."""
+    from legacydoc.report import CommandOutput, write_report
+
+    rules = _load_rules(rules_dirs)
+    if facts_file is not None:
+        from legacydoc import replay
+
+        replayed = replay.load(facts_file)
+        record, source = replayed.record, replayed.source
+        commands = [CommandOutput.from_saved(meta, body) for meta, body in replayed.commands]
+    else:
+        record, log = probe_with_log(python, project, timeout, import_check)
+        source = "this machine"
+        commands = [CommandOutput.from_result(r) for r in log.results]
+    written = write_report(output, record, rules, commands, _redactor(record, no_redact), source)
+    typer.echo(written.summary())
 
 
 rules_app = typer.Typer(help="List the rules, or explain one.", no_args_is_help=False, invoke_without_command=True)
@@ -229,12 +295,58 @@ def theanorc(
         raise UsageError("--dry-run is only used with --write")
     if facts_file is not None:
         record = facts.load(facts_file)
+        if write and path is None and record.get("redacted"):
+            # its paths read <home>/...: there is no real file to write to
+            raise UsageError("%s: redacted facts: give the PATH to write, or save with probe --no-redact" % facts_file)
     else:
         record = probe_machine(python, project, timeout, import_check)
     if not write:
         typer.echo(command.show(record))
         return
     raise typer.Exit(command.write(record, path, dry_run=dry_run, assume_yes=yes, out=sys.stdout))
+
+
+@app.command()
+def bench(
+    seconds: Optional[float] = typer.Option(
+        None, "--seconds", metavar="SECONDS", help="Time budget for the GEMM measurements, both numpys together (default 6)."
+    ),
+    size: Optional[int] = typer.Option(None, "--size", metavar="N", help="Measure n x n matrices of this size only."),
+    sizes: Optional[str] = typer.Option(
+        None, "--sizes", metavar="N,N,...", help="Measure these sizes (default: from 512 up until the rate stops rising)."
+    ),
+    theano: bool = typer.Option(
+        False, "--theano", help="Also time the product through theano.function in the target interpreter "
+        "(compiling takes up to two minutes the first time)."
+    ),
+    output_format: str = typer.Option("text", "--format", metavar="text|json", help="text (a short table) or json (every figure)."),
+    python: Optional[str] = PythonOpt,
+    project: Optional[Path] = ProjectOpt,
+    timeout: float = TimeoutOpt,
+    import_check: bool = ImportCheckOpt,
+) -> None:
+    """Time the CPU matrix product in legacydoc's numpy and the target's, estimate the
+    machine's peak, say what it means for training and a GPU, and diagnose slow setups."""
+    # numpy is imported only here, inside the measurement (the CLI itself stays light).
+    from legacydoc.bench.command import BenchOptions, run_bench
+    from legacydoc.bench.gemm import DEFAULT_SECONDS, MAX_SECONDS, check_sizes, parse_sizes
+    from legacydoc.bench.render import render_json, render_text
+
+    output_format = output_format.lower()
+    if output_format not in ("text", "json"):
+        raise UsageError("--format: must be text or json, got %r" % output_format)
+    budget = DEFAULT_SECONDS if seconds is None else seconds
+    if not (0 < budget <= MAX_SECONDS):
+        raise UsageError("--seconds: must be more than 0 and at most %g, got %s" % (MAX_SECONDS, budget))
+    if size is not None and sizes is not None:
+        raise UsageError("--size and --sizes: give one or the other")
+    try:
+        chosen = check_sizes([size]) if size is not None else parse_sizes(sizes) if sizes is not None else []
+    except ValueError as exc:
+        raise UsageError("--size/--sizes: %s" % exc) from None
+    ctx = build_context(python, project, timeout, import_check)
+    report = run_bench(ctx, BenchOptions(seconds=budget, sizes=chosen, theano=theano))
+    typer.echo(render_json(report) if output_format == "json" else render_text(report))
 
 
 def main(argv: Optional[list] = None) -> None:

@@ -22,6 +22,7 @@ KNOWN_PATTERNS: tuple[str, ...] = (
     "schema",
     "legacydoc_version",
     "collected_at",
+    "redacted",
     # every table carries these when its probe failed or overran
     "*.probe_error",
     "*.probe_timed_out",
@@ -41,6 +42,11 @@ KNOWN_PATTERNS: tuple[str, ...] = (
     "system.memory_available_mib",
     "system.memory_error",
     "system.wsl",
+    # who and where: redaction replaces these by <user>, <host>, <home> in shared output
+    *("system." + k for k in (
+        "user", "user_aliases", "hostname", "host_aliases", "home", "home_aliases",
+        "home_has_space", "home_non_ascii",
+    )),
     # env
     "env.variables",
     "env.variables.*",

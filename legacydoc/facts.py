@@ -1,7 +1,8 @@
 """The facts record: a plain nested mapping, saved as TOML, replayable anywhere.
 
-Layout: ``schema``, ``legacydoc_version``, ``collected_at``, then one table per area
-(:data:`TABLES`). TOML has no null, so absent facts are absent keys: :func:`prune`
+Layout: ``schema``, ``legacydoc_version``, ``collected_at``, ``redacted`` (whether
+:mod:`legacydoc.redact` replaced user, host and home; absent in older files), then one
+table per area (:data:`TABLES`). TOML has no null, so absent facts are absent keys: :func:`prune`
 drops None values before saving, which is what makes a save/load round trip lossless.
 """
 
@@ -50,6 +51,8 @@ def new_record(tables: Mapping[str, Any], collected_at: Optional[_dt.datetime] =
         "schema": SCHEMA,
         "legacydoc_version": __version__,
         "collected_at": when.replace(microsecond=0).isoformat(),
+        # False until legacydoc.redact replaces user, host and home by placeholders.
+        "redacted": False,
     }
     for name in TABLES:
         record[name] = prune(tables.get(name, {}))
@@ -97,16 +100,24 @@ def loads(text: str, source: str = "<facts>") -> dict[str, Any]:
     if schema is _MISSING:
         raise UsageError("%s: not a legacydoc facts file (no 'schema' key)" % source)
     if schema != SCHEMA:
-        writer = data.get("legacydoc_version", "an unknown version")
-        raise UsageError(
-            "%s: facts schema %r (written by legacydoc %s); this legacydoc reads schema %d"
-            % (source, schema, writer, SCHEMA)
-        )
+        raise UsageError(_schema_message(source, schema, data.get("legacydoc_version", "an unknown version")))
+    if not isinstance(data.get("redacted", False), bool):
+        raise UsageError("%s: 'redacted' must be true or false" % source)
     for name in TABLES:
         if name in data and not isinstance(data[name], dict):
             raise UsageError("%s: '%s' must be a table, found %s" % (source, name, type(data[name]).__name__))
         data.setdefault(name, {})
     return data
+
+
+def _schema_message(source: str, schema: Any, writer: Any) -> str:
+    """Which version wrote the file, and what to do about it."""
+    head = "%s: facts schema %r (written by legacydoc %s)" % (source, schema, writer)
+    if isinstance(schema, int) and not isinstance(schema, bool) and schema > SCHEMA:
+        return head + " is newer than this legacydoc's schema %d: upgrade legacydoc to read it" % SCHEMA
+    if isinstance(schema, int) and not isinstance(schema, bool) and schema < SCHEMA:
+        return head + " is older than this legacydoc's schema %d: probe that machine again with this version" % SCHEMA
+    return head + "; this legacydoc reads schema %d" % SCHEMA
 
 
 def load(path: Path) -> dict[str, Any]:

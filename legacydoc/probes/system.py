@@ -10,10 +10,11 @@ from __future__ import annotations
 import os
 import platform
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
-from legacydoc.probes.context import ProbeContext
+from legacydoc.probes.context import ProbeContext, platform_family
 
 TABLES = ("system",)
 # The vector-width flags the bench needs; the full /proc/cpuinfo list is long and noisy.
@@ -96,6 +97,69 @@ def _sysctl(ctx: ProbeContext, name: str) -> str:
     return result.stdout.strip() if result.ok else ""
 
 
+def _distinct(values: list[str], first: str, fold: bool) -> list[str]:
+    """Non-empty values other than ``first`` (case-folded when ``fold``), each once."""
+    seen = {first.lower() if fold else first}
+    out = []
+    for value in values:
+        key = value.lower() if fold else value
+        if value and key not in seen:
+            seen.add(key)
+            out.append(value)
+    return out
+
+
+def _windows_short_path(path: str) -> str:
+    import ctypes
+
+    buf = ctypes.create_unicode_buffer(1024)
+    n = ctypes.windll.kernel32.GetShortPathNameW(path, buf, len(buf))  # type: ignore[attr-defined]
+    return buf.value if 0 < n < len(buf) else ""
+
+
+def identity(ctx: ProbeContext) -> dict[str, Any]:
+    """User name, host name and home folder, with their other spellings.
+
+    Recorded so that redaction (legacydoc.redact) knows what to hide: every shared output
+    replaces them by <user>, <host>, <home>. home_has_space / home_non_ascii survive that,
+    because such a home breaks Theano's compile cache on Windows.
+    """
+    names = ("USERNAME", "USER", "LOGNAME") if ctx.is_windows else ("USER", "LOGNAME", "USERNAME")
+    users = [ctx.env(n) for n in names]
+    homes = [ctx.home()]
+    same_os = platform_family(sys.platform) == ctx.family  # host-side lookups only make sense then
+    if same_os and not ctx.is_windows:
+        try:
+            import pwd
+
+            entry = pwd.getpwuid(os.getuid())
+            users.append(entry.pw_name)
+            homes.append(entry.pw_dir)
+        except Exception:  # no passwd entry (containers): the environment is all we have
+            pass
+    if ctx.is_windows:
+        homes += [ctx.env("USERPROFILE"), ctx.env("HOMEDRIVE") + ctx.env("HOMEPATH")]
+    if same_os and homes[0]:
+        try:
+            homes.append(os.path.realpath(homes[0]))
+            if ctx.is_windows:
+                homes.append(_windows_short_path(homes[0]))
+        except Exception:
+            pass
+    user = next((u for u in users if u), "")
+    host = platform.node()
+    home = homes[0]
+    facts: dict[str, Any] = {"user": user, "hostname": host, "home": home}
+    fold = ctx.is_windows
+    facts["user_aliases"] = _distinct(users, user, fold)
+    facts["host_aliases"] = _distinct([ctx.env("COMPUTERNAME"), ctx.env("HOSTNAME")], host, True)
+    facts["home_aliases"] = _distinct([h.rstrip("/\\") or h for h in homes], home, fold)
+    if home:
+        facts["home_has_space"] = " " in home
+        facts["home_non_ascii"] = not home.isascii()
+    return {k: v for k, v in facts.items() if v not in ("", [])}
+
+
 def collect(ctx: ProbeContext) -> dict[str, Any]:
     uname = platform.uname()
     facts: dict[str, Any] = {
@@ -130,4 +194,5 @@ def collect(ctx: ProbeContext) -> dict[str, Any]:
         ]
     if not facts.get("cpu_model"):
         facts["cpu_model"] = platform.processor() or uname.machine
+    facts.update(identity(ctx))
     return facts

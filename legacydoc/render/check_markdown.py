@@ -2,11 +2,35 @@
 
 from __future__ import annotations
 
+import re
+
 from legacydoc import facts as facts_module
 from legacydoc.checkup import CheckResult
 from legacydoc.engine import Diagnosis
 
 STATUS_WORDS = {"ok": "ok", "warning": "warning", "error": "**error**", "unknown": "unknown"}
+
+
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
+
+
+def _escape(text: str) -> str:
+    # A backslash before punctuation would be eaten (<home>\.theanorc); "<" would start
+    # an HTML tag GitHub drops (<user>); lone _ and * would start emphasis.
+    text = re.sub(r"\\(?=[!-/:-@\[-`{-~])", r"\\\\", text)
+    text = text.replace("<", "\\<").replace("*", "\\*")
+    return re.sub(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])", r"\\_", text)
+
+
+def md_text(text: str) -> str:
+    """Prose for markdown: code spans kept as they are, everything else escaped."""
+    out, pos = [], 0
+    for match in _CODE_SPAN.finditer(text):
+        out.append(_escape(text[pos : match.start()]))
+        out.append(match.group(0))
+        pos = match.end()
+    out.append(_escape(text[pos:]))
+    return "".join(out)
 
 
 def _fence(text: str, lang: str = "") -> list[str]:
@@ -17,7 +41,8 @@ def _fence(text: str, lang: str = "") -> list[str]:
 
 
 def _diagnosis(diag: Diagnosis, level: int) -> list[str]:
-    out = ["%s %s: %s" % ("#" * level, diag.severity.upper(), diag.title), "", "`%s` %s" % (diag.id, diag.name), "", diag.why, ""]
+    title, why = md_text(diag.title), md_text(diag.why)
+    out = ["%s %s: %s" % ("#" * level, diag.severity.upper(), title), "", "`%s` %s" % (diag.id, diag.name), "", why, ""]
     if diag.fix:
         out.append("Fix:")
         out.append("")
@@ -29,9 +54,11 @@ def _diagnosis(diag: Diagnosis, level: int) -> list[str]:
 
 
 def render_check_markdown(result: CheckResult) -> str:
-    out = ["## legacydoc check", "", "**Verdict:** " + result.verdict(), "", result.runs_on(), "", "| area | status | checks |", "|---|---|---|"]
+    out = ["## legacydoc check", "", "**Verdict:** " + md_text(result.verdict()), "", md_text(result.runs_on()), ""]
+    out.extend(["| area | status | checks |", "|---|---|---|"])
     for area in result.areas:
-        out.append("| %s | %s | %d |" % (area.title, STATUS_WORDS[area.status], area.checked))
+        status = STATUS_WORDS[area.status] + (" (%s)" % md_text(area.note).replace("|", "\\|") if area.note else "")
+        out.append("| %s | %s | %d |" % (area.title, status, area.checked))
     out.append("")
     for diag in result.diagnoses:
         out.extend(_diagnosis(diag, 3))
