@@ -1,0 +1,166 @@
+"""`legacydoc bench` as a function: probe, measure both numpys, estimate the peak, say
+what it means, optionally run Theano, then let the rules judge the bench facts.
+
+Order and time: the probes first (concurrently, bounded by --timeout), then the numpy
+measurements one after the other (never two at once: they would share the cores), each
+within its share of --seconds, then --theano (import and compile take extra time, up to
+theano_bench.MIN_TIMEOUT_S the first time).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from legacydoc.bench import facts as bench_facts
+from legacydoc.bench.gemm import DEFAULT_SECONDS, Side, make_plan, run_in_process, split_budget
+from legacydoc.bench.meaning import meaning as describe
+from legacydoc.bench.peak import Peak, estimate
+from legacydoc.bench.target_run import run_target_gemm, same_interpreter
+from legacydoc.bench.theano_bench import TheanoRun, run_theano
+from legacydoc.engine import Diagnosis, Rule
+from legacydoc.facts import get
+from legacydoc.probes.context import ProbeContext
+
+# Rule areas the bench shows: its own findings and the performance rules they explain.
+SHOWN_AREAS = ("performance",)
+# --theano times one size; larger than this takes too long in the fallback paths.
+THEANO_MAX_N = 4096
+THEANO_DEFAULT_N = 1024
+
+
+@dataclass
+class BenchOptions:
+    seconds: float = DEFAULT_SECONDS
+    sizes: list[int] = field(default_factory=list)
+    theano: bool = False
+
+
+@dataclass
+class BenchReport:
+    options: BenchOptions
+    machine: Side
+    target: Optional[Side]
+    peak: Peak
+    meaning: dict[str, Any]
+    theano: Optional[TheanoRun]
+    table: dict[str, Any]
+    diagnoses: list[Diagnosis]
+    target_python: str = ""
+    target_selected_by: str = ""
+    probe_s: float = 0.0
+    elapsed_s: float = 0.0
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="replace")[:1 << 20]
+    except OSError:
+        return ""
+
+
+def estimate_peak(record: dict[str, Any], machine: Side) -> Peak:
+    """The peak from the system facts plus what Linux says about cores and boost clock."""
+    system = record.get("system") if isinstance(record.get("system"), dict) else {}
+    linux = system.get("os") == "linux" or (not system and sys.platform.startswith("linux"))
+    cpuinfo = _read("/proc/cpuinfo") if linux else ""
+    cpufreq = _read("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq") if linux else ""
+    affinity = machine.blas.get("affinity_cpus")
+    return estimate(system, cpuinfo, cpufreq, machine.cpu_features, affinity if isinstance(affinity, int) else None)
+
+
+def gpu_names(record: dict[str, Any]) -> list[str]:
+    devices = get(record, "gpu.devices", [])
+    names: list[str] = []
+    for device in devices if isinstance(devices, list) else []:
+        if isinstance(device, dict) and isinstance(device.get("name"), str):
+            names.append(device["name"])
+    return names
+
+
+def target_interpreter(record: dict[str, Any]) -> tuple[str, str, str]:
+    """(path, selected_by, error) of the target interpreter the probe found."""
+    python = record.get("python") if isinstance(record.get("python"), dict) else {}
+    path = str(python.get("executable") or python.get("executable_requested") or "")
+    error = ""
+    if not path:
+        error = str(python.get("error") or "no target interpreter found")
+    elif python.get("probe_ok") is False:
+        error = "the target interpreter could not be probed: %s" % (python.get("error") or "unknown reason")
+    return path, str(python.get("selected_by", "")), error
+
+
+def measure_target(ctx: ProbeContext, path: str, error: str, machine: Side, plan: dict[str, Any]) -> Side:
+    if error:
+        return Side(label="target", executable=path, error=error)
+    if same_interpreter(path):
+        # legacydoc runs in the target itself: one measurement serves both columns
+        return replace(machine, label="target", same_as_machine=True)
+    return run_target_gemm(ctx, path, plan)
+
+
+def theano_size(options: BenchOptions, machine: Side) -> int:
+    if options.sizes:
+        return options.sizes[0]
+    head = machine.headline("float32")
+    return min(head.n, THEANO_MAX_N) if head else THEANO_DEFAULT_N
+
+
+def run_bench(
+    ctx: ProbeContext,
+    options: BenchOptions,
+    rules: Optional[Sequence[Rule]] = None,
+    record: Optional[dict[str, Any]] = None,
+) -> BenchReport:
+    """Everything `legacydoc bench` reports. ``record`` replaces probing (tests)."""
+    from legacydoc import facts
+    from legacydoc.checkup import run_check
+    from legacydoc.engine import load_rules
+    from legacydoc.probes import collect_all
+
+    if rules is None:
+        rules = load_rules()  # a broken rule pack fails before any measuring
+    started = time.monotonic()
+    if record is None:
+        record = facts.new_record(collect_all(ctx))
+    probe_s = time.monotonic() - started
+    path, selected_by, error = target_interpreter(record)
+    with_target = not error and not same_interpreter(path)
+    machine_s, target_s = split_budget(options.seconds, with_target)
+
+    memory = get(record, "system.memory_available_mib")
+    machine = run_in_process(make_plan(machine_s, options.sizes, available_mib=memory))
+    target = measure_target(ctx, path, error, machine, make_plan(target_s, options.sizes, available_mib=memory))
+    theano = None
+    if options.theano:
+        if error:
+            theano = TheanoRun(stage="import", error=error, python=path)
+        else:
+            theano = run_theano(ctx, path, theano_size(options, machine), max(0.5, options.seconds / 3.0))
+
+    peak = estimate_peak(record, machine)
+    head = machine.headline("float32")
+    meaning = describe(head.gflops.median if head else None, gpu_names(record))
+    table = bench_facts.build(machine, target, peak, theano, meaning.get("gpus"), options.seconds,
+                              time.monotonic() - started - probe_s)
+    record = dict(record)
+    record["bench"] = table
+    result = run_check(record, list(rules), source="this machine")
+    diagnoses = [d for d in result.diagnoses if d.area in SHOWN_AREAS]
+    return BenchReport(
+        options=options,
+        machine=machine,
+        target=target,
+        peak=peak,
+        meaning=meaning,
+        theano=theano,
+        table=table,
+        diagnoses=diagnoses,
+        target_python=path,
+        target_selected_by=selected_by,
+        probe_s=probe_s,
+        elapsed_s=time.monotonic() - started,
+    )

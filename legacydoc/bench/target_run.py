@@ -1,0 +1,83 @@
+"""Run the timing script inside the target interpreter.
+
+The script is sent as ``python -c <source> <plan JSON>`` (like the target probe's), so
+nothing has to be installed there and an installed legacydoc inside a zip works too. The
+process is started through :meth:`ProbeContext.run`, the one place that starts processes:
+it has a hard timeout that kills the whole tree, and it never raises.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Mapping
+
+from legacydoc.bench import target_bench_script as script
+from legacydoc.bench.gemm import Side, side_from_report
+from legacydoc.probes.context import ProbeContext
+from legacydoc.probes.run import CommandResult
+from legacydoc.probes.target import last_error_line, parse_report
+
+# Starting an interpreter and importing numpy (or theano) comes on top of the plan's
+# budget: this much slack before the run is killed.
+START_SLACK_S = 10.0
+
+
+@functools.lru_cache(maxsize=1)
+def script_source() -> str:
+    """The script as sent: full-line comments and blank lines dropped (command-line
+    length limits on Windows)."""
+    try:
+        text = Path(script.__file__).read_text(encoding="utf-8")
+    except OSError:
+        from importlib import resources
+
+        text = resources.files("legacydoc.bench").joinpath("target_bench_script.py").read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    return "\n".join(lines) + "\n"
+
+
+def same_interpreter(python: str) -> bool:
+    """Is ``python`` the interpreter legacydoc runs in? (then its numpy is measured once)"""
+    try:
+        return os.path.samefile(python, sys.executable)
+    except OSError:
+        return False
+
+
+def failure_reason(result: CommandResult) -> str:
+    if result.error:
+        return "could not run the interpreter: %s" % result.error
+    if result.timed_out:
+        return "timed out after %.1f s" % result.duration_s
+    if result.rc is not None and result.rc < 0:
+        return "killed by signal %d" % -result.rc
+    if result.rc:
+        line = last_error_line(result.stderr or result.stdout)
+        return "exit code %d%s" % (result.rc, (": " + line) if line else "")
+    return "no report in the interpreter's output"
+
+
+def run_script(ctx: ProbeContext, python: str, plan: Mapping[str, Any], timeout_s: float) -> tuple[dict[str, Any], CommandResult]:
+    """The script's report ({} if none) and the command's record."""
+    # The probe context caps every command at --timeout; the bench needs its own limit.
+    run_ctx = dataclasses.replace(ctx, timeout=timeout_s, deadline=None)
+    argv = [python, "-c", script_source(), json.dumps(dict(plan), sort_keys=True)]
+    result = run_ctx.run(argv, cwd=str(ctx.cwd))
+    return parse_report(result.stdout, script.REPORT_KEY), result
+
+
+def run_target_gemm(ctx: ProbeContext, python: str, plan: Mapping[str, Any]) -> Side:
+    """Measure the target interpreter's numpy with ``plan``."""
+    timeout = float(plan.get("budget_s", 0.0)) + max(ctx.timeout, START_SLACK_S)
+    report, result = run_script(ctx, python, plan, timeout)
+    if not report:
+        return Side(label="target", executable=python, error=failure_reason(result))
+    side = side_from_report(report, "target")
+    if report.get("stage") == "import" and side.error:
+        side.error = "numpy cannot be imported there: %s" % side.error
+    return side
