@@ -324,6 +324,7 @@ def bench(
     project: Optional[Path] = ProjectOpt,
     timeout: float = TimeoutOpt,
     import_check: bool = ImportCheckOpt,
+    no_redact: bool = NoRedactOpt,
 ) -> None:
     """Time the CPU matrix product in legacydoc's numpy and the target's, estimate the
     machine's peak, say what it means for training and a GPU, and diagnose slow setups."""
@@ -344,9 +345,18 @@ def bench(
         chosen = check_sizes([size]) if size is not None else parse_sizes(sizes) if sizes is not None else []
     except ValueError as exc:
         raise UsageError("--size/--sizes: %s" % exc) from None
+    from legacydoc import facts
+    from legacydoc.probes import collect_all
+
     ctx = build_context(python, project, timeout, import_check)
-    report = run_bench(ctx, BenchOptions(seconds=budget, sizes=chosen, theano=theano))
-    typer.echo(render_json(report) if output_format == "json" else render_text(report))
+    record = facts.new_record(collect_all(ctx))
+    report = run_bench(ctx, BenchOptions(seconds=budget, sizes=chosen, theano=theano), record=record)
+    # The interpreter paths in the output can hold the user's name: the same redaction stage.
+    redactor = _redactor(record, no_redact)
+    if output_format == "json":
+        typer.echo(redactor.json_text(render_json(report)))
+    else:
+        typer.echo(redactor.text(render_text(report)))
 
 
 def main(argv: Optional[list] = None) -> None:
