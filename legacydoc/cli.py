@@ -65,6 +65,7 @@ ProjectOpt = typer.Option(
     None, "--project", metavar="DIR", help="The legacy project's folder (for .theanorc files there)."
 )
 TimeoutOpt = typer.Option(10.0, "--timeout", metavar="SECONDS", help="Limit for each external command and probe.")
+RulesOpt = typer.Option(None, "--rules", metavar="DIR", help="An extra rule pack directory (repeatable).")
 ImportCheckOpt = typer.Option(
     False, "--import-check", help="Also import numpy, theano and pygpu in the target interpreter."
 )
@@ -155,9 +156,7 @@ def check(
     ),
     output_format: CheckFormat = typer.Option(CheckFormat.text, "--format", help="text, json or markdown."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
-    rules_dirs: Optional[list[Path]] = typer.Option(
-        None, "--rules", metavar="DIR", help="An extra rule pack directory (repeatable)."
-    ),
+    rules_dirs: Optional[list[Path]] = RulesOpt,
     python: Optional[str] = PythonOpt,
     project: Optional[Path] = ProjectOpt,
     timeout: float = TimeoutOpt,
@@ -207,9 +206,7 @@ def report(
     facts_file: Optional[Path] = typer.Option(
         None, "--facts", metavar="FILE", help="Rebuild from a saved facts.toml or report zip instead of probing."
     ),
-    rules_dirs: Optional[list[Path]] = typer.Option(
-        None, "--rules", metavar="DIR", help="An extra rule pack directory (repeatable)."
-    ),
+    rules_dirs: Optional[list[Path]] = RulesOpt,
     python: Optional[str] = PythonOpt,
     project: Optional[Path] = ProjectOpt,
     timeout: float = TimeoutOpt,
@@ -242,7 +239,7 @@ app.add_typer(rules_app, name="rules")
 @rules_app.callback(invoke_without_command=True)
 def rules_list(
     ctx: typer.Context,
-    rules_dirs: Optional[list[Path]] = typer.Option(None, "--rules", metavar="DIR", help="An extra rule pack directory."),
+    rules_dirs: Optional[list[Path]] = RulesOpt,
 ) -> None:
     """List every rule: id, name, severity, layer and title."""
     if ctx.invoked_subcommand is not None:
@@ -255,7 +252,7 @@ def rules_list(
 @rules_app.command("explain")
 def rules_explain(
     rule: str = typer.Argument(..., metavar="ID", help="A rule id (LD101) or name (numpy-aliases-removed)."),
-    rules_dirs: Optional[list[Path]] = typer.Option(None, "--rules", metavar="DIR", help="An extra rule pack directory."),
+    rules_dirs: Optional[list[Path]] = RulesOpt,
 ) -> None:
     """Print one rule in full: what it checks, why it matters, the fix, references."""
     from legacydoc.engine import find_rule

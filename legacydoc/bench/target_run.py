@@ -20,7 +20,7 @@ from legacydoc.bench import target_bench_script as script
 from legacydoc.bench.gemm import Side, side_from_report
 from legacydoc.probes.context import ProbeContext
 from legacydoc.probes.run import CommandResult
-from legacydoc.probes.target import last_error_line, parse_report
+from legacydoc.probes.target import failure_reason, parse_report
 
 # Starting an interpreter and importing numpy (or theano) comes on top of the plan's
 # budget: this much slack before the run is killed.
@@ -47,19 +47,6 @@ def same_interpreter(python: str) -> bool:
         return os.path.samefile(python, sys.executable)
     except OSError:
         return False
-
-
-def failure_reason(result: CommandResult) -> str:
-    if result.error:
-        return "could not run the interpreter: %s" % result.error
-    if result.timed_out:
-        return "timed out after %.1f s" % result.duration_s
-    if result.rc is not None and result.rc < 0:
-        return "killed by signal %d" % -result.rc
-    if result.rc:
-        line = last_error_line(result.stderr or result.stdout)
-        return "exit code %d%s" % (result.rc, (": " + line) if line else "")
-    return "no report in the interpreter's output"
 
 
 def run_script(ctx: ProbeContext, python: str, plan: Mapping[str, Any], timeout_s: float) -> tuple[dict[str, Any], CommandResult]:

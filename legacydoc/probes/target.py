@@ -236,7 +236,8 @@ def _command_fact(result: CommandResult, label: str) -> dict[str, Any]:
     return fact
 
 
-def _failure_reason(result: CommandResult) -> str:
+def failure_reason(result: CommandResult) -> str:
+    """Why running an interpreter gave no report (also used by the bench)."""
     if result.error:
         return "could not run the interpreter: %s" % result.error
     if result.timed_out:
@@ -265,7 +266,7 @@ def import_check(ctx: ProbeContext, python: str, module: str) -> dict[str, Any]:
         else:
             # the exception line of the traceback, e.g. "AttributeError: module 'numpy'
             # has no attribute 'bool'."; a crash leaves only the exit code
-            fact["error"] = last_error_line(result.stderr) or _failure_reason(result)
+            fact["error"] = last_error_line(result.stderr) or failure_reason(result)
         fact["command"] = _command_fact(result, "<legacydoc import check>")
     return fact
 
@@ -295,7 +296,7 @@ def collect(ctx: ProbeContext) -> dict[str, dict[str, Any]]:
                 table_facts["script_error"] = str(report[table + "_error"])
     python["probe_ok"] = bool(report) and result.ok and isinstance(report.get("python"), dict)
     if not python["probe_ok"]:
-        python["error"] = _failure_reason(result) if not (report and result.ok) else "the probe script failed"
+        python["error"] = failure_reason(result) if not (report and result.ok) else "the probe script failed"
         python["command"] = _command_fact(result, "<legacydoc target_script.py>")
 
     if ctx.import_check:
