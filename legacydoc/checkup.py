@@ -65,6 +65,10 @@ class CheckResult:
     source: str = ""  # "this machine" or the facts file replayed
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def every(self) -> list[Diagnosis]:
+        """Every diagnosis, the folded ones included (root causes before their echoes)."""
+        return _flatten(self.diagnoses)
+
     def count(self, severity: str) -> int:
         """Diagnoses of this severity, folded echoes included."""
         total = 0
