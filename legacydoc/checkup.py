@@ -9,34 +9,10 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from legacydoc import __version__
-from legacydoc.engine import AREAS, Diagnosis, Rule, evaluate
+from legacydoc.areas import AREAS
+from legacydoc.engine import Diagnosis, Rule, evaluate
 from legacydoc.facts import SCHEMA
 
-AREA_TITLES: dict[str, str] = {
-    "python": "Python interpreter",
-    "packages": "Packages (Theano, numpy, pygpu)",
-    "gpu": "GPU and driver",
-    "cuda": "CUDA toolkit",
-    "cudnn": "cuDNN",
-    "libraries": "CUDA libraries on the loader path",
-    "path": "PATH",
-    "compilers": "C++ compilers",
-    "config": "Theano configuration",
-    "performance": "Performance",
-}
-# Which fact tables an area's verdict rests on: a failed probe makes the area unknown.
-AREA_TABLES: dict[str, tuple[str, ...]] = {
-    "python": ("python",),
-    "packages": ("packages",),
-    "gpu": ("gpu",),
-    "cuda": ("cuda",),
-    "cudnn": ("cudnn",),
-    "libraries": ("libraries",),
-    "path": ("path",),
-    "compilers": ("compilers",),
-    "config": ("theano_config",),
-    "performance": ("system",),
-}
 STATUS_ORDER = ("error", "warning", "unknown", "ok")
 
 
@@ -143,8 +119,8 @@ def area_statuses(facts: Mapping[str, Any], rules: Sequence[Rule], diagnoses: Se
     every = _flatten(diagnoses)
     statuses = []
     for area in AREAS:
-        mine = [d for d in every if d.area == area]
-        failed = [t for t in AREA_TABLES[area] if (facts.get(t) or {}).get("probe_error")]
+        mine = [d for d in every if d.area == area.name]
+        failed = [t for t in area.tables if (facts.get(t) or {}).get("probe_error")]
         if any(d.severity == "error" for d in mine):
             status = "error"
         elif any(d.severity == "warning" for d in mine):
@@ -156,10 +132,10 @@ def area_statuses(facts: Mapping[str, Any], rules: Sequence[Rule], diagnoses: Se
         note = "probe failed: %s" % facts[failed[0]]["probe_error"] if failed else ""
         statuses.append(
             AreaStatus(
-                name=area,
-                title=AREA_TITLES[area],
+                name=area.name,
+                title=area.title,
                 status=status,
-                checked=sum(1 for r in rules if r.area == area),
+                checked=sum(1 for r in rules if r.area == area.name),
                 problems=sum(1 for d in mine if d.severity in ("error", "warning")),
                 note=note,
             )

@@ -24,25 +24,13 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from legacydoc import factnames
+from legacydoc.areas import AREA_NAMES as AREAS
 from legacydoc.errors import UsageError
 from legacydoc.facts import get
 from legacydoc.versions import parse_specifier, parse_version
 
 LAYERS: tuple[str, ...] = ("versions", "drivers", "libraries", "compilers", "config", "performance")
 SEVERITIES: tuple[str, ...] = ("error", "warning", "info")
-# The areas a check report is grouped by, in the order it shows them.
-AREAS: tuple[str, ...] = (
-    "python",
-    "packages",
-    "gpu",
-    "cuda",
-    "cudnn",
-    "libraries",
-    "path",
-    "compilers",
-    "config",
-    "performance",
-)
 RULE_KEYS = {
     "id",
     "name",

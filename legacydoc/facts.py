@@ -14,22 +14,11 @@ from pathlib import Path
 from typing import Any, Mapping, Optional
 
 from legacydoc import __version__
+from legacydoc.areas import TABLE_NAMES
 from legacydoc.errors import UsageError
 
 SCHEMA = 1
-TABLES: tuple[str, ...] = (
-    "system",
-    "python",
-    "packages",
-    "gpu",
-    "cuda",
-    "cudnn",
-    "libraries",
-    "path",
-    "compilers",
-    "theano_config",
-    "env",
-)
+TABLES: tuple[str, ...] = TABLE_NAMES
 _MISSING = object()
 
 

@@ -1,7 +1,7 @@
 """The probe layer: each module reads one area of the machine and judges nothing.
 
-A probe module has ``TABLES`` (the top-level fact tables it fills) and
-``collect(ctx) -> dict``; a one-table probe returns that table, a multi-table probe a
+A probe module has ``collect(ctx) -> dict``; the tables it fills are named in
+:mod:`legacydoc.areas`. A one-table probe returns that table, a multi-table probe a
 mapping ``{table: data}``. :func:`collect_all` runs every probe concurrently, each with
 its own deadline, so a run takes as long as the slowest probe, not the sum of them. A
 probe that raises or overruns is recorded as ``<table>.probe_error``; the run goes on.
@@ -15,21 +15,9 @@ import time
 import traceback
 from typing import Any, Callable, Optional
 
+from legacydoc.areas import PROBE_MODULES, tables_of_probe
 from legacydoc.probes.context import ProbeContext
 
-# Module names under legacydoc.probes, in the order the summary shows them.
-PROBE_MODULES: tuple[str, ...] = (
-    "system",
-    "target",
-    "gpu",
-    "cuda",
-    "cudnn",
-    "libraries",
-    "path",
-    "compilers",
-    "theano_config",
-    "env",
-)
 # Slack on top of the per-probe timeout before a probe thread is abandoned: room for
 # killing a hung process tree and decoding its output.
 GRACE_S = 1.0
@@ -40,10 +28,7 @@ def _load(name: str) -> Any:
 
 
 def _tables_of(name: str) -> tuple[str, ...]:
-    try:
-        return tuple(_load(name).TABLES)
-    except Exception:
-        return ("python", "packages") if name == "target" else (name,)
+    return tables_of_probe(name) or (name,)
 
 
 def _as_tables(name: str, tables: tuple[str, ...], value: Any) -> dict[str, dict]:

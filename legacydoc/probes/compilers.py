@@ -22,7 +22,6 @@ from typing import Any, Callable, Optional
 from legacydoc.probes.context import ProbeContext
 from legacydoc.probes.run import CommandResult
 
-TABLES = ("compilers",)
 # Enough for any real PATH; each costs one `g++ -v`, and the facts must stay bounded.
 MAX_GXX = 8
 # What nvcc reads besides PATH when choosing a host compiler (recorded verbatim if set).

@@ -23,7 +23,6 @@ from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 from legacydoc.probes.context import ProbeContext
 
-TABLES = ("cuda",)
 
 # Bounded reads: version files and rc files are small; a huge one is not what we want.
 _MAX_FILE_BYTES = 1 << 20

@@ -11,7 +11,6 @@ from typing import Any
 
 from legacydoc.probes.context import ProbeContext
 
-TABLES = ("env",)
 EXACT_NAMES = (
     "PATH",
     "LD_LIBRARY_PATH",

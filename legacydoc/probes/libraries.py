@@ -28,7 +28,6 @@ from legacydoc.probes.context import ProbeContext
 from legacydoc.probes.path import parse_path, path_key, scan_directory
 from legacydoc.probes.run import CommandResult
 
-TABLES = ("libraries",)
 SOURCE = (
     "nvidia.md §7c (Windows DLL search order, Microsoft 'Dynamic-link library search order' S27a; "
     "Python >= 3.8 add_dll_directory S28), §5a/§5b/§4b (file names; S22, S41, S20, S21), "

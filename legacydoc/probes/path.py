@@ -23,7 +23,6 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 from legacydoc.probes import libnames
 from legacydoc.probes.context import ProbeContext
 
-TABLES = ("path",)
 SOURCE = (
     "nvidia.md §7b (Windows `where` / cmd search PATH in order, first match wins; S27b), "
     "§7c (DLL search order; S27a), §5a/§5b/§4b (library file names; S22, S41, S20, S21)"

@@ -16,7 +16,6 @@ from typing import Any
 
 from legacydoc.probes.context import ProbeContext, platform_family
 
-TABLES = ("system",)
 # The vector-width flags the bench needs; the full /proc/cpuinfo list is long and noisy.
 INTERESTING_FLAGS = ("sse2", "sse4_2", "avx", "avx2", "fma", "avx512f", "avx512_vnni", "hypervisor")
 

@@ -30,7 +30,6 @@ from legacydoc.probes import target_script
 from legacydoc.probes.context import ProbeContext
 from legacydoc.probes.run import CommandResult
 
-TABLES = ("python", "packages")
 # Imported with --import-check, cheapest first: theano imports the other two anyway.
 IMPORT_MODULES = ("numpy", "pygpu", "theano")
 REPORT_KEY = target_script.REPORT_KEY

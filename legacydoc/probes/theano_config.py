@@ -33,7 +33,6 @@ from typing import Any, Optional
 
 from legacydoc.probes.context import ProbeContext
 
-TABLES = ("theano_config",)
 
 # A .theanorc is a few lines; anything past this is not worth carrying in the facts.
 TEXT_MAX_BYTES = 64 * 1024

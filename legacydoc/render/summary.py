@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Mapping, TextIO
 
+from legacydoc.areas import FACT_TABLES
+
 AreaLines = Callable[[Mapping[str, Any]], list[str]]
 
 
@@ -210,27 +212,29 @@ def _env(t: Mapping[str, Any]) -> list[str]:
     return ["set: " + ", ".join(names)] if names else ["no CUDA/Theano/BLAS variables set"]
 
 
-AREAS: tuple[tuple[str, str, AreaLines], ...] = (
-    ("system", "System", _system),
-    ("python", "Python", _python),
-    ("packages", "Packages", _packages),
-    ("gpu", "GPU and driver", _gpu),
-    ("cuda", "CUDA toolkits", _cuda),
-    ("cudnn", "cuDNN", _cudnn),
-    ("libraries", "Loader (libraries)", _libraries),
-    ("path", "PATH", _path),
-    ("compilers", "Compilers", _compilers),
-    ("theano_config", "Theano config", _theano_config),
-    ("env", "Environment", _env),
-)
+# How each fact table is described; legacydoc.areas gives the order and the titles.
+DESCRIBE: dict[str, AreaLines] = {
+    "system": _system,
+    "python": _python,
+    "packages": _packages,
+    "gpu": _gpu,
+    "cuda": _cuda,
+    "cudnn": _cudnn,
+    "libraries": _libraries,
+    "path": _path,
+    "compilers": _compilers,
+    "theano_config": _theano_config,
+    "env": _env,
+}
 
 
 def render_summary(record: Mapping[str, Any], color: bool = False) -> str:
     bold = ("\033[1m", "\033[0m") if color else ("", "")
     out = []
-    for table, title, describe in AREAS:
-        facts = record.get(table, {}) or {}
-        out.append("%s%s%s" % (bold[0], title, bold[1]))
+    for table in FACT_TABLES:
+        describe = DESCRIBE[table.name]
+        facts = record.get(table.name, {}) or {}
+        out.append("%s%s%s" % (bold[0], table.title, bold[1]))
         if facts.get("probe_error"):
             out.append("  probe failed: %s" % facts["probe_error"])
             continue
