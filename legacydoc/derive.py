@@ -125,7 +125,7 @@ def driver_facts(facts: Mapping[str, Any], os_family: str) -> dict[str, Any]:
     if smi_cuda:
         out.update({"max_cuda": str(smi_cuda), "max_cuda_source": "nvidia-smi"})
     elif driver:
-        best = knowledge.driver_max_cuda(driver, os_family)
+        best = knowledge.default().driver_max_cuda(driver, os_family)
         if best:
             out.update({"max_cuda": best, "max_cuda_source": "table"})
     return out
@@ -146,7 +146,7 @@ def nvcc_facts(facts: Mapping[str, Any], os_family: str, driver_max: Optional[st
     if not version:
         return {}
     out: dict[str, Any] = {"version": version}
-    minimum = knowledge.min_driver(version, os_family)
+    minimum = knowledge.default().min_driver(version, os_family)
     if minimum:
         out["min_driver"] = minimum
     driver = get(facts, "gpu.driver_version")
@@ -158,10 +158,10 @@ def nvcc_facts(facts: Mapping[str, Any], os_family: str, driver_max: Optional[st
         mine, best = parse_version(version), parse_version(driver_max)
         if mine is not None and best is not None:
             out["driver_ok"] = mine <= best
-    arch = knowledge.arch_range(version)
+    arch = knowledge.default().arch_range(version)
     if arch:
         out["lowest_sm"], out["highest_sm"] = arch
-    gcc = knowledge.max_gcc(version)
+    gcc = knowledge.default().max_gcc(version)
     if gcc is not None:
         out["max_gcc"] = gcc
     return out
@@ -180,7 +180,7 @@ def gpu_list(facts: Mapping[str, Any], nvcc: Mapping[str, Any]) -> list[dict[str
         if not isinstance(dev, Mapping):
             continue
         item: dict[str, Any] = {k: dev[k] for k in ("index", "name") if k in dev}
-        cc = dev.get("compute_capability") or knowledge.compute_capability(dev.get("name", ""))
+        cc = dev.get("compute_capability") or knowledge.default().compute_capability(dev.get("name", ""))
         if cc:
             item["compute_capability"] = str(cc)
             sm = _sm(cc)
@@ -203,7 +203,7 @@ def gpu_failure(facts: Mapping[str, Any]) -> Optional[str]:
         return "timed-out"
     if rc == 0:
         return None
-    return knowledge.nvidia_smi_failure(output, rc)
+    return knowledge.default().nvidia_smi_failure(output, rc)
 
 
 def path_cuda_versions(facts: Mapping[str, Any]) -> list[str]:
@@ -264,7 +264,7 @@ def cudnn_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any]
             out["header_major"] = header["major"]
             if majors:
                 out["header_library_mismatch"] = header["major"] not in majors
-        builds = knowledge.cudnn_cuda_builds(header["version"])
+        builds = knowledge.default().cudnn_cuda_builds(header["version"])
         if builds:
             out["cuda_builds"] = list(builds)
             if nvcc:
@@ -308,7 +308,7 @@ def theano_facts(facts: Mapping[str, Any], flavour: Mapping[str, Any]) -> tuple[
     if flavour.get("flavour") in (None, "none") or not flavour.get("version"):
         return out, None
     dist = "Theano-PyMC" if flavour["flavour"] == "theano-pymc" else "Theano"
-    release = knowledge.theano_release(dist, flavour["version"])
+    release = knowledge.default().theano_release(dist, flavour["version"])
     out["release_known"] = release is not None
     python = get(facts, "python.version")
     allowed = (release or {}).get("python_ok")
@@ -326,7 +326,7 @@ def theano_facts(facts: Mapping[str, Any], flavour: Mapping[str, Any]) -> tuple[
     header = next(
         (h for h in get(facts, "cudnn.headers", []) or [] if isinstance(h, Mapping) and h.get("version_number")), None
     )
-    failures = knowledge.theano_failures(
+    failures = knowledge.default().theano_failures(
         dist,
         flavour["version"],
         python=python,

@@ -130,3 +130,13 @@ def is_known(name: str) -> bool:
     if any(not part for part in parts):
         return False
     return any(_match(tuple(p.split(".")), parts) for p in KNOWN_PATTERNS)
+
+
+def is_list(name: str) -> bool:
+    """Temporary: any known name may be iterated (the typed schema replaces this)."""
+    return is_known(name)
+
+
+def is_item_field(list_name: str, field: str) -> bool:
+    """Temporary: every item field is accepted (the typed schema replaces this)."""
+    return bool(field)

@@ -9,11 +9,10 @@ drops None values before saving, which is what makes a save/load round trip loss
 from __future__ import annotations
 
 import datetime as _dt
-import sys
 from pathlib import Path
 from typing import Any, Mapping, Optional
 
-from legacydoc import __version__
+from legacydoc import __version__, locate
 from legacydoc.areas import TABLE_NAMES
 from legacydoc.errors import UsageError
 
@@ -70,20 +69,11 @@ def save(record: Mapping[str, Any], path: Path) -> None:
         raise UsageError("%s: cannot write facts file: %s" % (path, exc.strerror or exc)) from None
 
 
-def _toml_module() -> Any:
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - exercised on 3.9/3.10
-        import tomli as tomllib
-    return tomllib
-
-
 def loads(text: str, source: str = "<facts>") -> dict[str, Any]:
     """Parse and check a facts record; every problem is a one-line UsageError."""
-    toml = _toml_module()
     try:
-        data = toml.loads(text)
-    except toml.TOMLDecodeError as exc:
+        data = locate.loads_toml(text)
+    except locate.TOMLDecodeError as exc:
         raise UsageError("%s: not a TOML facts file (%s)" % (source, exc)) from None
     schema = data.get("schema", _MISSING)
     if schema is _MISSING:

@@ -80,6 +80,15 @@ def _glob_escape(text: str) -> str:
     return "".join("\\" + c if c in "*?[]\\\"'$` ;|&<>()" else c for c in text)
 
 
+@pytest.fixture(autouse=True)
+def strict_rule_templates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rule whose text names a fact the record lacks raises in tests (users read
+    "unknown"): its condition should have required that fact."""
+    import legacydoc.engine.evaluation as evaluation
+
+    monkeypatch.setattr(evaluation, "STRICT_TEMPLATES", True)
+
+
 @pytest.fixture
 def fake_tools(tmp_path: Path) -> FakeTools:
     return FakeTools(tmp_path / "fakebin")

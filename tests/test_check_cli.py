@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from legacydoc.engine import AREAS, LAYERS, SEVERITIES
+from legacydoc.areas import AREA_NAMES as AREAS
+from legacydoc.engine import LAYERS, SEVERITIES
 from test_cli import run_cli
 
 SEED_000 = REPO / "fixtures" / "seed-000-win10-python313-nvml-error" / "facts.toml"

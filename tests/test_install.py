@@ -65,7 +65,7 @@ def test_rules_and_knowledge_ship_inside_the_wheel(installed: Path, tmp_path: Pa
     where = subprocess.run(
         [str(installed / "python"), "-c",
          "from legacydoc.engine import builtin_rules_dir; from legacydoc import knowledge; "
-         "print(builtin_rules_dir()); print(knowledge.min_driver('10.2', 'linux'))"],
+         "print(builtin_rules_dir()); print(knowledge.default().min_driver('10.2', 'linux'))"],
         cwd=str(tmp_path), capture_output=True, text=True,
     )  # fmt: skip
     rules_dir, min_driver = where.stdout.split()

@@ -147,7 +147,7 @@ def test_lookups_follow_the_data(tmp_path):
     _edit(directory / "cuda_driver.toml", 'windows = "441.22"', 'windows = "999.99"')
     custom = Knowledge(load_tables(directory))
     assert custom.min_driver("10.2", "windows") == "999.99"
-    assert k.min_driver("10.2", "windows") == "441.22"
+    assert k.default().min_driver("10.2", "windows") == "441.22"
 
 
 # --------------------------------------------------------------------------------------
@@ -183,7 +183,7 @@ def test_lookups_follow_the_data(tmp_path):
     ],
 )
 def test_min_driver(cuda, os, expected):
-    assert k.min_driver(cuda, os) == expected
+    assert k.default().min_driver(cuda, os) == expected
 
 
 @pytest.mark.parametrize(
@@ -211,7 +211,7 @@ def test_min_driver(cuda, os, expected):
     ],
 )
 def test_driver_max_cuda(driver, os, compat, expected):
-    assert k.driver_max_cuda(driver, os, minor_compat=compat) == expected
+    assert k.default().driver_max_cuda(driver, os, minor_compat=compat) == expected
 
 
 def test_driver_key_compares_per_component():
@@ -260,7 +260,7 @@ def test_release_rows_are_ordered_and_nvcc_numbers_unique():
     ],
 )
 def test_arch_range(cuda, expected):
-    assert k.arch_range(cuda) == expected
+    assert k.default().arch_range(cuda) == expected
 
 
 @pytest.mark.parametrize(
@@ -269,7 +269,7 @@ def test_arch_range(cuda, expected):
      ("9.0", 75, False), ("10.0", "7.5", True), ("10.0", 99, None)],
 )
 def test_sm_supported(cuda, sm, expected):
-    assert k.sm_supported(cuda, sm) is expected
+    assert k.default().sm_supported(cuda, sm) is expected
 
 
 def test_toolkit_ranges_agree_with_per_sm_table():
@@ -328,11 +328,11 @@ def test_toolkit_ranges_agree_with_per_sm_table():
     ],
 )
 def test_compute_capability(name, cc):
-    assert k.compute_capability(name) == cc
+    assert k.default().compute_capability(name) == cc
 
 
 def test_ambiguous_board_lists_alternatives():
-    assert k.gpu_rule("GeForce GT 730")["also"] == ["2.1"]
+    assert k.default().gpu_rule("GeForce GT 730")["also"] == ["2.1"]
 
 
 def test_every_cc_rule_example_is_matched_first_by_its_own_rule():
@@ -355,16 +355,16 @@ def test_every_cc_rule_example_is_matched_first_by_its_own_rule():
      ("12.6", 13), ("12.8", 14), ("13.0", 15), ("6.5", None)],
 )
 def test_max_gcc(cuda, expected):
-    assert k.max_gcc(cuda) == expected
+    assert k.default().max_gcc(cuda) == expected
 
 
 def test_min_gcc_and_clang():
-    assert k.min_gcc("10.2") is None
-    assert k.min_gcc("11.0") == 5
-    assert k.min_gcc("12.4") == 6
-    assert k.max_clang("10.2") == 8
-    assert k.max_clang("11.4.1") == 12
-    assert k.max_clang("12.6") == 18
+    assert k.default().min_gcc("10.2") is None
+    assert k.default().min_gcc("11.0") == 5
+    assert k.default().min_gcc("12.4") == 6
+    assert k.default().max_clang("10.2") == 8
+    assert k.default().max_clang("11.4.1") == 12
+    assert k.default().max_clang("12.6") == 18
 
 
 @pytest.mark.parametrize(
@@ -373,18 +373,18 @@ def test_min_gcc_and_clang():
      ("12.2", (1910, 1939)), ("12.6", (1910, 1949)), ("13.0", (1920, 1950)), ("7.5", None)],
 )
 def test_msvc_range(cuda, expected):
-    assert k.msvc_range(cuda) == expected
+    assert k.default().msvc_range(cuda) == expected
 
 
 def test_msc_ver_and_stl1002():
-    assert k.msc_ver_name(1916) == "Visual Studio 2017 (15.x)"
-    assert k.msc_ver_name(1938) == "Visual Studio 2022 (17.x)"
-    assert k.msc_ver_name(1800) == "Visual Studio 2013"
-    assert k.msc_ver_name(1234) is None
-    assert k.stl1002_requires(1916) is None
-    assert k.stl1002_requires(1929) == "10.1.2"
-    assert k.stl1002_requires(1944) == "12.4"
-    assert k.stl1002_requires("1950") == "13.2"
+    assert k.default().msc_ver_name(1916) == "Visual Studio 2017 (15.x)"
+    assert k.default().msc_ver_name(1938) == "Visual Studio 2022 (17.x)"
+    assert k.default().msc_ver_name(1800) == "Visual Studio 2013"
+    assert k.default().msc_ver_name(1234) is None
+    assert k.default().stl1002_requires(1916) is None
+    assert k.default().stl1002_requires(1929) == "10.1.2"
+    assert k.default().stl1002_requires(1944) == "12.4"
+    assert k.default().stl1002_requires("1950") == "13.2"
 
 
 def test_compiler_messages_match_their_regexes():
@@ -422,12 +422,12 @@ def test_compiler_messages_match_their_regexes():
     ],
 )
 def test_cudnn_cuda_builds(cudnn, expected):
-    assert k.cudnn_cuda_builds(cudnn) == expected
+    assert k.default().cudnn_cuda_builds(cudnn) == expected
 
 
 def test_cudnn_builds_for_89_and_90_include_the_11x_line():
-    assert "11.8" in k.cudnn_cuda_builds("8.9.6") and "12.2" in k.cudnn_cuda_builds("8.9.6")
-    assert "12.6" in k.cudnn_cuda_builds("90300")
+    assert "11.8" in k.default().cudnn_cuda_builds("8.9.6") and "12.2" in k.default().cudnn_cuda_builds("8.9.6")
+    assert "12.6" in k.default().cudnn_cuda_builds("90300")
 
 
 @pytest.mark.parametrize(
@@ -436,7 +436,7 @@ def test_cudnn_builds_for_89_and_90_include_the_11x_line():
      (0, None), (-5, None), ("x", None)],
 )
 def test_cudnn_version_from_macro(value, expected):
-    assert k.cudnn_version_from_macro(value) == expected
+    assert k.default().cudnn_version_from_macro(value) == expected
 
 
 # --------------------------------------------------------------------------------------
@@ -489,25 +489,25 @@ def test_nvidia_smi_exit_codes_and_failures():
 
 
 def test_theano_release_rows():
-    release = k.theano_release("Theano", "1.0.5")
+    release = k.default().theano_release("Theano", "1.0.5")
     assert release["python_classifiers"] == ["2.7", "3.4", "3.5", "3.6", "3.7", "3.8"]
     assert release["libgpuarray_api"] == 2
     assert release["pygpu"] == ">=0.7.0,<0.8"
     assert release["commit"] == "f3bb5b755ec5e92fb60b5364d83a10878fa9a211"
     assert "numpy-bool-alias" in release["failures"]
     assert "python39-fractions-gcd" not in release["failures"]
-    assert k.theano_release("theano", "1.0.3")["python_ok"] == ">=2.7,<3.9"
-    assert k.theano_release("Theano", "0.9.0")["libgpuarray_api"] == 1
-    assert k.theano_release("Theano_PyMC", "1.0.11")["config_style"] == "dotted"
-    assert k.theano_release("theano-pymc", "1.0.12")["config_style"] == "dunder"
-    assert k.theano_release("Theano-PyMC", "1.1.2")["commit"].startswith("ebaad559")
-    assert k.theano_release("Theano", "2.0") is None
-    assert k.theano_release("Lasagne", "0.1") is None
+    assert k.default().theano_release("theano", "1.0.3")["python_ok"] == ">=2.7,<3.9"
+    assert k.default().theano_release("Theano", "0.9.0")["libgpuarray_api"] == 1
+    assert k.default().theano_release("Theano_PyMC", "1.0.11")["config_style"] == "dotted"
+    assert k.default().theano_release("theano-pymc", "1.0.12")["config_style"] == "dunder"
+    assert k.default().theano_release("Theano-PyMC", "1.1.2")["commit"].startswith("ebaad559")
+    assert k.default().theano_release("Theano", "2.0") is None
+    assert k.default().theano_release("Lasagne", "0.1") is None
 
 
 def test_theano_failures_follow_python_and_numpy():
     def ids(*args, **kwargs):
-        return {row["id"] for row in k.theano_failures(*args, **kwargs)}
+        return {row["id"] for row in k.default().theano_failures(*args, **kwargs)}
 
     assert {"numpy-bool-alias", "numpy-blas-opt-info"} <= ids("Theano", "1.0.5", python="3.11.7", numpy="1.26.4")
     assert not {"numpy-bool-alias", "numpy-blas-opt-info"} & ids("Theano", "1.0.5", numpy="1.21.6")
@@ -542,7 +542,7 @@ def test_theano_failure_messages_match_their_regexes():
      ("Intel(R) UHD Graphics", None)],
 )
 def test_gpu_peak_tflops(name, tflops):
-    assert k.gpu_peak_tflops(name) == tflops
+    assert k.default().gpu_peak_tflops(name) == tflops
 
 
 def test_peak_figures_are_cores_times_clock():
@@ -563,24 +563,24 @@ GARBAGE = [None, "", "   ", "abc", "10", "10.x", "1.2.3.4.5.6", [], {}, True, -1
 
 @pytest.mark.parametrize("value", GARBAGE, ids=repr)
 def test_garbage_inputs_return_none(value):
-    assert k.min_driver(value, "linux") is None
-    assert k.min_driver("10.2", value) is None
-    assert k.driver_max_cuda(value, "windows") is None
-    assert k.compute_capability(value) is None
-    assert k.gpu_rule(value) is None
-    assert k.arch_range(value) is None
-    assert k.sm_supported(value, 61) is None
-    assert k.max_gcc(value) is None
-    assert k.min_gcc(value) is None
-    assert k.max_clang(value) is None
-    assert k.msvc_range(value) is None
-    assert k.msc_ver_name(value) is None
-    assert k.cudnn_cuda_builds(value) == []
-    assert k.theano_release(value, "1.0.5") is None
-    assert k.theano_release("Theano", value) is None
-    assert k.theano_failures(value, value) == []
-    assert k.gpu_peak_tflops(value) is None
-    assert k.cuda_release(value) is None
+    assert k.default().min_driver(value, "linux") is None
+    assert k.default().min_driver("10.2", value) is None
+    assert k.default().driver_max_cuda(value, "windows") is None
+    assert k.default().compute_capability(value) is None
+    assert k.default().gpu_rule(value) is None
+    assert k.default().arch_range(value) is None
+    assert k.default().sm_supported(value, 61) is None
+    assert k.default().max_gcc(value) is None
+    assert k.default().min_gcc(value) is None
+    assert k.default().max_clang(value) is None
+    assert k.default().msvc_range(value) is None
+    assert k.default().msc_ver_name(value) is None
+    assert k.default().cudnn_cuda_builds(value) == []
+    assert k.default().theano_release(value, "1.0.5") is None
+    assert k.default().theano_release("Theano", value) is None
+    assert k.default().theano_failures(value, value) == []
+    assert k.default().gpu_peak_tflops(value) is None
+    assert k.default().cuda_release(value) is None
 
 
 @pytest.mark.parametrize(
@@ -596,4 +596,4 @@ def test_garbage_inputs_return_none(value):
     ],
 )
 def test_nvidia_smi_failure_lookup(output, rc, expected) -> None:
-    assert k.nvidia_smi_failure(output, rc) == expected
+    assert k.default().nvidia_smi_failure(output, rc) == expected

@@ -13,7 +13,8 @@ Keys (all optional: a figure that was not measured is absent, never None):
     bench.target_slowdown                          machine float32 / target float32
     bench.f32_over_f64                             float32 / float64 rate (target's, else machine's)
     bench.cores, bench.threads                     peak's cores; the BLAS threads the target uses
-    bench.threads_limited, bench.threads_limit_var, bench.threads_limit_value
+    bench.threads_limited, bench.threads_limit_var, bench.threads_limit_value,
+    bench.threads_limit_blas, bench.threads_limit_float32_gflops   (of the numpy measured)
     bench.env                                      BLAS / OpenMP variables as seen (never changed)
     bench.peak.*                                   gflops_float32, gflops_float64, vector, uncertain,
                                                    fraction_float32 (machine / peak)
@@ -83,7 +84,15 @@ def threads_limit(side: Optional[Side], cores: Optional[int]) -> dict[str, Any]:
     # (a pthreads OpenBLAS honours OMP_NUM_THREADS, an MKL may not; its own answer wins)
     threads = side.threads
     limited = value < cores and (threads is None or threads < cores)
-    return {"threads_limited": limited, "threads_limit_var": var, "threads_limit_value": value}
+    f32 = side.headline("float32")
+    return {
+        "threads_limited": limited,
+        "threads_limit_var": var,
+        "threads_limit_value": value,
+        # which numpy that was (the target's when it ran, else legacydoc's), for the text
+        "threads_limit_blas": side.blas.get("family") or side.blas.get("config_name"),
+        "threads_limit_float32_gflops": _r(f32.gflops.median) if f32 else None,
+    }
 
 
 def theano_facts(run: Optional[TheanoRun], machine: Side) -> dict[str, Any]:

@@ -84,7 +84,9 @@ def gpu_speedups(names: Sequence[str], cpu_gflops: Optional[float],
     """Expected speedup of each distinct GPU over ``cpu_gflops``; GPUs missing from the
     knowledge table are left out."""
     if peak_of is None:
-        from legacydoc.knowledge import gpu_peak_tflops as peak_of
+        from legacydoc.knowledge import default
+
+        peak_of = default().gpu_peak_tflops
     out: list[GpuSpeedup] = []
     if not cpu_gflops or cpu_gflops <= 0:
         return out

@@ -9,13 +9,12 @@ it has a hard timeout that kills the whole tree, and it never raises.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
 import os
 import sys
-from pathlib import Path
 from typing import Any, Mapping
 
+from legacydoc import locate
 from legacydoc.bench import target_bench_script as script
 from legacydoc.bench.gemm import Side, side_from_report
 from legacydoc.probes.context import ProbeContext
@@ -27,18 +26,8 @@ from legacydoc.probes.target import failure_reason, parse_report
 START_SLACK_S = 10.0
 
 
-@functools.lru_cache(maxsize=1)
 def script_source() -> str:
-    """The script as sent: full-line comments and blank lines dropped (command-line
-    length limits on Windows)."""
-    try:
-        text = Path(script.__file__).read_text(encoding="utf-8")
-    except OSError:
-        from importlib import resources
-
-        text = resources.files("legacydoc.bench").joinpath("target_bench_script.py").read_text(encoding="utf-8")
-    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    return "\n".join(lines) + "\n"
+    return locate.target_script("legacydoc.bench", "target_bench_script.py")
 
 
 def same_interpreter(python: str) -> bool:

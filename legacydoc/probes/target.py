@@ -16,16 +16,14 @@ build info).
 
 from __future__ import annotations
 
-import functools
 import json
 import os
-import re
 import sys
 import threading
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable
 
+from legacydoc import locate
 from legacydoc.probes import target_script
 from legacydoc.probes.context import ProbeContext
 from legacydoc.probes.run import CommandResult
@@ -61,19 +59,8 @@ sys.stdout.write("\\n" + json.dumps(out, ensure_ascii=True) + "\\n")
 """ % IMPORT_KEY
 
 
-@functools.lru_cache(maxsize=1)
 def script_source() -> str:
-    """The probe script as sent: full-line comments and blank lines dropped, because
-    Windows limits a whole command line to 32767 characters."""
-    try:
-        text = Path(__file__).with_name("target_script.py").read_text(encoding="utf-8")
-    except OSError:
-        # e.g. imported from a zip: ask the import system for the data instead
-        from importlib import resources
-
-        text = resources.files("legacydoc.probes").joinpath("target_script.py").read_text(encoding="utf-8")
-    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    return "\n".join(lines) + "\n"
+    return locate.target_script("legacydoc.probes", "target_script.py")
 
 
 # --- choosing the interpreter ---------------------------------------------------------
@@ -183,9 +170,9 @@ def last_error_line(text: str) -> str:
     return ""
 
 
-def normalise_name(name: str) -> str:
-    """PEP 503 name, which is also a valid bare TOML key."""
-    return re.sub(r"[-_.]+", "-", name).lower()
+# PEP 503 name, which is also a valid bare TOML key; one definition, the script's own
+# (it must stand alone inside the target interpreter).
+normalise_name = target_script.normalise
 
 
 def clean(value: Any) -> Any:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Optional
 
+from legacydoc import locate
 from legacydoc.versions import parse_version
 
 DEFAULT_SCHEMA = "theano-1.0.5"
@@ -22,15 +23,11 @@ SCHEMA_IDS = ("theano-0.8.2", "theano-0.9.0", "theano-1.0.5", "theano-pymc-1.1.2
 
 
 def schema_dir() -> Path:
-    from legacydoc.engine import builtin_rules_dir
-
-    return builtin_rules_dir() / "theano_schema"
+    return locate.theano_schema_dir()
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    from legacydoc.facts import _toml_module
-
-    return _toml_module().loads(path.read_text(encoding="utf-8"))
+    return locate.read_toml(path, "Theano option schema")
 
 
 @dataclass(frozen=True)

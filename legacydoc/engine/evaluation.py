@@ -1,0 +1,266 @@
+"""Evaluating validated rules against a facts record.
+
+Conditions have three answers: true, false, and unknown (``None``). A fact that is not in
+the record is *unknown*, never "absent": absence is something a probe records (``found =
+false``, an empty list), so only what was seen can be missing. Unknown spreads the way
+Kleene's logic says (``not`` unknown is unknown; ``all`` is false if any part is false,
+else unknown if any part is; ``any`` is true if any part is true), and a rule fires only
+when its condition is true. The one operator that looks at the record itself is
+``exists``: it asks whether a fact was recorded.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, Mapping, Optional
+
+from legacydoc.engine.model import LAYERS, SEVERITIES, Diagnosis, Rule
+from legacydoc.facts import get
+from legacydoc.versions import parse_specifier, parse_version
+
+TEMPLATE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.\-]*)\}")
+MISSING = object()
+# What a user reads where a text names a fact that is not in the record.
+UNKNOWN_TEXT = "unknown"
+Truth = Optional[bool]
+
+
+class MissingFact(LookupError):
+    """A rule's text names a fact the record lacks (raised only in strict mode)."""
+
+
+# The test suite turns this on: a rule that fires while its text needs an unrecorded fact
+# is a bug in the rule (its condition should have required the fact).
+STRICT_TEMPLATES = False
+
+
+def lookup(facts: Mapping[str, Any], name: str, item: Any) -> Any:
+    """The value of a fact (``item.x`` for the current list item), or MISSING."""
+    if name.startswith("item."):
+        if item is None:
+            return MISSING
+        return get(item, name[5:], MISSING) if isinstance(item, Mapping) else MISSING
+    if name == "item":
+        return item if item is not None else MISSING
+    return get(facts, name, MISSING)
+
+
+def _compare_numbers(value: Any, op: str, bound: float) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            return False
+    if not isinstance(value, (int, float)):
+        return False
+    return {"lt": value < bound, "le": value <= bound, "gt": value > bound, "ge": value >= bound}[op]
+
+
+def _fact_condition(cond: Mapping[str, Any], facts: Mapping[str, Any], item: Any) -> Truth:
+    value = lookup(facts, cond["fact"], item)
+    op = next(k for k in cond if k != "fact")
+    expected = cond[op]
+    if op == "exists":
+        return (value is not MISSING) == expected
+    if value is MISSING:
+        return None  # not recorded: nothing can be said about it
+    if op == "equals":
+        return bool(value == expected)
+    if op == "not_equals":
+        return bool(value != expected)
+    if op == "in":
+        return value in expected
+    if op == "not_in":
+        return value not in expected
+    if op == "matches":
+        return isinstance(value, (str, int, float)) and re.search(expected, str(value)) is not None
+    if op == "version":
+        version = parse_version(value)
+        spec = parse_specifier(expected)
+        if version is None or spec is None:
+            return None  # a version we cannot read is not known
+        return spec.contains(version, prereleases=True)
+    if op in ("lt", "le", "gt", "ge"):
+        return _compare_numbers(value, op, expected)
+    if op == "contains":
+        return isinstance(value, (list, str)) and expected in value
+    if op == "not_contains":
+        return isinstance(value, (list, str)) and expected not in value
+    if op == "empty":
+        return (not value) == expected
+    raise AssertionError(op)  # validation rejects other operators
+
+
+def _all(answers: Iterable[Truth]) -> Truth:
+    unknown = False
+    for answer in answers:
+        if answer is False:
+            return False
+        unknown = unknown or answer is None
+    return None if unknown else True
+
+
+def _any(answers: Iterable[Truth]) -> Truth:
+    unknown = False
+    for answer in answers:
+        if answer is True:
+            return True
+        unknown = unknown or answer is None
+    return None if unknown else False
+
+
+def truth(cond: Any, facts: Mapping[str, Any], item: Any = None) -> Truth:
+    """True, False or None (unknown) for a validated condition."""
+    if isinstance(cond, list):
+        return _all(truth(c, facts, item) for c in cond)
+    if "fact" in cond:
+        return _fact_condition(cond, facts, item)
+    if "all" in cond:
+        return _all(truth(c, facts, item) for c in cond["all"])
+    if "any" in cond:
+        return _any(truth(c, facts, item) for c in cond["any"])
+    if "not" in cond:
+        inner = truth(cond["not"], facts, item)
+        return None if inner is None else not inner
+    quantifier = "some" if "some" in cond else "none"
+    items = lookup(facts, cond[quantifier], item)
+    if not isinstance(items, list):
+        return None
+    found = _any(truth(cond["where"], facts, it) for it in items)
+    if found is None:
+        return None
+    return found if quantifier == "some" else not found
+
+
+def matches(cond: Any, facts: Mapping[str, Any], item: Any = None) -> bool:
+    """Does a (validated) condition certainly hold for these facts (and this list item)?"""
+    return truth(cond, facts, item) is True
+
+
+def format_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ", ".join(format_value(v) for v in value)
+    return str(value)
+
+
+def fill(text: str, facts: Mapping[str, Any], item: Any = None, strict: Optional[bool] = None) -> str:
+    """Replace ``{a.b}`` by the fact's value; a fact not in the record reads "unknown"
+    (and raises MissingFact in strict mode)."""
+    strict = STRICT_TEMPLATES if strict is None else strict
+
+    def replace(match: "re.Match[str]") -> str:
+        value = lookup(facts, match.group(1), item)
+        if value is MISSING:
+            if strict:
+                raise MissingFact("{%s} in %r is not in the facts" % (match.group(1), text[:80]))
+            return UNKNOWN_TEXT
+        return format_value(value)
+
+    return TEMPLATE.sub(replace, text)
+
+
+def condition_facts(cond: Any, out: list[str]) -> None:
+    """Every fact name a condition reads, in order (with repeats)."""
+    if isinstance(cond, list):
+        for c in cond:
+            condition_facts(c, out)
+    elif isinstance(cond, Mapping):
+        if "fact" in cond:
+            out.append(cond["fact"])
+        for key in ("all", "any"):
+            if key in cond:
+                condition_facts(cond[key], out)
+        if "not" in cond:
+            condition_facts(cond["not"], out)
+        for key in ("some", "none"):
+            if key in cond:
+                out.append(cond[key])
+                condition_facts(cond["where"], out)
+
+
+def _evidence(rule: Rule, facts: Mapping[str, Any], item: Any) -> dict[str, Any]:
+    names: list[str] = list(rule.evidence)
+    if not names:
+        condition_facts(rule.when, names)
+    evidence: dict[str, Any] = {}
+    for name in names:
+        value = lookup(facts, name, item)
+        if value is not MISSING and name not in evidence:
+            if isinstance(value, list) and len(value) > 10:
+                value = value[:10]
+            evidence[name] = value
+    return evidence
+
+
+def diagnose(rule: Rule, facts: Mapping[str, Any], item: Any) -> Diagnosis:
+    return Diagnosis(
+        id=rule.id,
+        name=rule.name,
+        area=rule.area,
+        layer=rule.layer,
+        severity=rule.severity,
+        title=fill(rule.title, facts, item),
+        why=fill(rule.why, facts, item),
+        # A templated step can fill to nothing (a finding without a corrected line).
+        fix=[step for step in (fill(line, facts, item) for line in rule.fix) if step.strip()],
+        evidence=_evidence(rule, facts, item),
+        references=list(rule.references),
+    )
+
+
+def _sort_key(diag: Diagnosis) -> tuple[int, int, str]:
+    return (LAYERS.index(diag.layer), SEVERITIES.index(diag.severity), diag.id)
+
+
+def unknown_rules(rules: Iterable[Rule], facts: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Rules that could not be decided (their condition is unknown), with the facts they
+    read that are not in the record: what a fuller record would settle."""
+    out: dict[str, list[str]] = {}
+    for rule in rules:
+        if rule.for_each:
+            items = lookup(facts, rule.for_each, None)
+            undecided = not isinstance(items, list)
+        else:
+            undecided = truth(rule.when, facts) is None
+        if undecided:
+            names: list[str] = [rule.for_each] if rule.for_each else []
+            condition_facts(rule.when, names)
+            missing = [n for n in dict.fromkeys(names) if not n.startswith("item") and lookup(facts, n, None) is MISSING]
+            out[rule.id] = missing
+    return out
+
+
+def evaluate(rules: Iterable[Rule], facts: Mapping[str, Any]) -> list[Diagnosis]:
+    """Every diagnosis, root causes first; diagnoses a firing rule explains are folded
+    under it (kept in ``folded``, their ids listed in ``explains``)."""
+    fired: list[tuple[Rule, Diagnosis]] = []
+    for rule in rules:
+        if rule.for_each:
+            items = lookup(facts, rule.for_each, None)
+            for item in items if isinstance(items, list) else []:
+                if matches(rule.when, facts, item):
+                    fired.append((rule, diagnose(rule, facts, item)))
+        elif matches(rule.when, facts):
+            fired.append((rule, diagnose(rule, facts, None)))
+
+    by_key: dict[str, list[Diagnosis]] = {}
+    for rule, diag in fired:
+        by_key.setdefault(rule.id, []).append(diag)
+        by_key.setdefault(rule.name, []).append(diag)
+    folded_ids: set[int] = set()
+    for rule, diag in sorted(fired, key=lambda pair: _sort_key(pair[1])):
+        if id(diag) in folded_ids:
+            continue
+        for target in rule.explains:
+            for echo in by_key.get(target, []):
+                if echo is not diag and id(echo) not in folded_ids:
+                    folded_ids.add(id(echo))
+                    diag.folded.append(echo)
+                    if echo.id not in diag.explains:
+                        diag.explains.append(echo.id)
+    top = [diag for _rule, diag in fired if id(diag) not in folded_ids]
+    return sorted(top, key=_sort_key)

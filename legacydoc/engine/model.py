@@ -1,0 +1,70 @@
+"""What the rule engine works with: a rule (validated data) and a diagnosis (a fired rule,
+its text filled from the facts)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from legacydoc.errors import UsageError
+
+# The order an expert debugs in: a root cause in an earlier layer explains later ones.
+LAYERS: tuple[str, ...] = ("versions", "drivers", "libraries", "compilers", "config", "performance")
+SEVERITIES: tuple[str, ...] = ("error", "warning", "info")
+
+
+class RuleError(UsageError):
+    """A rule file that cannot be used: one line naming the file and the rule."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    name: str
+    area: str
+    layer: str
+    severity: str
+    title: str
+    why: str
+    fix: tuple[str, ...]
+    when: Any
+    source: str
+    references: tuple[str, ...] = ()
+    explains: tuple[str, ...] = ()
+    for_each: str = ""
+    evidence: tuple[str, ...] = ()
+    # Example facts (dotted name -> value) on which the rule must fire / stay quiet;
+    # the test suite runs every one, and `rules explain` shows them.
+    fires: tuple[dict, ...] = ()
+    quiet: tuple[dict, ...] = ()
+
+
+@dataclass
+class Diagnosis:
+    id: str
+    name: str
+    area: str
+    layer: str
+    severity: str
+    title: str
+    why: str
+    fix: list[str]
+    evidence: dict[str, Any]
+    references: list[str] = field(default_factory=list)
+    explains: list[str] = field(default_factory=list)  # ids of folded diagnoses
+    folded: list["Diagnosis"] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "area": self.area,
+            "severity": self.severity,
+            "layer": self.layer,
+            "title": self.title,
+            "why": self.why,
+            "fix": list(self.fix),
+            "evidence": dict(self.evidence),
+            "references": list(self.references),
+            "explains": list(self.explains),
+        }

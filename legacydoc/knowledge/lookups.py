@@ -1,0 +1,466 @@
+"""Small pure lookups over the loaded knowledge tables, for the derive layer. Lookups never
+raise on odd input (``None``, garbage strings, numbers): they answer ``None`` (or an empty
+list) instead.
+
+Versions: CUDA / cuDNN / Theano versions are compared with ``packaging``; driver versions
+("451.67", "535.104.05") per numeric component. CUDA versions may be given as "10.2", as a
+release id ("10.1.243", "11.4.1" = 11.4 Update 1) or as the V-number ``nvcc --version``
+prints ("V11.0.221"); cuda_driver.toml maps the last two to a toolkit update.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping, Optional
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import Version
+
+from legacydoc import locate
+from legacydoc.knowledge.schema import CC_RE, KnowledgeError, Table
+from legacydoc.versions import parse_version
+
+# Small parsers (never raise)
+
+_NUMERIC = re.compile(r"^[0-9]+(?:\.[0-9]+)*$")
+_CUDA_TEXT = re.compile(r"^(?:v|release\s+)?([0-9]+)\.([0-9]+)(?:\.([0-9]+))?$", re.IGNORECASE)
+
+
+def _text(value: Any) -> Optional[str]:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return value.strip()
+    return None
+
+
+def driver_key(value: Any) -> Optional[tuple[int, ...]]:
+    """A driver version as a tuple of ints: '535.104.05' -> (535, 104, 5). Also accepts the
+    Windows driver-store form '27.21.14.5167' (-> 451.67). None for anything else."""
+    text = _text(value)
+    if not text or not _NUMERIC.match(text):
+        return None
+    parts = text.split(".")
+    if len(parts) == 4 and 6 <= int(parts[0]) < 100 and len(parts[3]) <= 4:
+        digits = (parts[2] + parts[3].zfill(4))[-5:]
+        return (int(digits[:3]), int(digits[3:]))
+    return tuple(int(p) for p in parts)
+
+
+def _version(value: Any) -> Optional[Version]:
+    """A PEP 440 version (legacydoc.versions has the one tolerant parser)."""
+    return parse_version(_text(value) if not isinstance(value, float) else value)
+
+
+def _spec(value: Any) -> Optional[SpecifierSet]:
+    if not isinstance(value, str):
+        return None
+    try:
+        return SpecifierSet(value)
+    except InvalidSpecifier:
+        return None
+
+
+def _in_spec(version: Optional[Version], spec: Any) -> bool:
+    parsed = _spec(spec)
+    return version is not None and parsed is not None and parsed.contains(version, prereleases=True)
+
+
+def _normalize_dist(name: Any) -> Optional[str]:
+    from legacydoc.probes.target_script import normalise
+
+    text = _text(name)
+    return normalise(text) if text else None
+
+
+def _os(value: Any) -> Optional[str]:
+    text = _text(value)
+    if not text:
+        return None
+    text = text.lower()
+    if text in ("linux", "linux2", "posix"):
+        return "linux"
+    if text in ("windows", "win32", "win", "nt", "cygwin"):
+        return "windows"
+    return None
+
+
+_INF = 10**9
+
+
+def _bound(text: Any, upper: bool) -> Optional[tuple[int, int, int]]:
+    """'11.4' -> (11, 4, 0) as a lower bound, (11, 4, inf) as an upper one; '11.4.1' ->
+    (11, 4, 1) (update index)."""
+    if not isinstance(text, str):
+        return None
+    match = _CUDA_TEXT.match(text.strip())
+    if not match:
+        return None
+    major, minor, third = match.groups()
+    update = int(third) if third is not None else (_INF if upper else 0)
+    return (int(major), int(minor), update)
+
+
+def _in_bounds(key: tuple[int, int, int], row: Mapping[str, Any]) -> bool:
+    low = _bound(row.get("from"), upper=False)
+    high = _bound(row.get("to"), upper=True) if row.get("to") is not None else (_INF, _INF, _INF)
+    return low is not None and high is not None and low <= key <= high
+
+
+# --------------------------------------------------------------------------------------
+# Lookups
+
+
+class Knowledge:
+    """Lookups over a set of loaded tables. ``default()`` wraps the built-in ones."""
+
+    def __init__(self, loaded: Mapping[str, Table]) -> None:
+        self._tables = dict(loaded)
+        self._regex_cache: dict[str, list[tuple[re.Pattern[str], dict[str, Any]]]] = {}
+
+    def table(self, name: str) -> Table:
+        try:
+            return self._tables[name]
+        except KeyError:
+            raise KnowledgeError("%s: no knowledge table '%s.toml'" % (locate.knowledge_dir(), name)) from None
+
+    def _rows(self, table: str, key: str) -> list[dict[str, Any]]:
+        return self.table(table).rows(key)
+
+    def _matchers(self, table: str, key: str) -> list[tuple[re.Pattern[str], dict[str, Any]]]:
+        cache_key = table + "." + key
+        if cache_key not in self._regex_cache:
+            self._regex_cache[cache_key] = [
+                (re.compile(row["pattern"], re.IGNORECASE), row) for row in self._rows(table, key)
+            ]
+        return self._regex_cache[cache_key]
+
+    # ---- CUDA releases and drivers ----------------------------------------------------
+
+    def _releases(self) -> list[dict[str, Any]]:
+        return self._rows("cuda_driver", "release")
+
+    def _resolve_cuda(self, value: Any) -> Optional[tuple[int, int, Optional[dict[str, Any]]]]:
+        """(major, minor, release row or None when only major.minor is known)."""
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 1000:
+            return (value // 1000, (value // 10) % 10, None)  # cuDriverGetVersion encoding
+        text = _text(value)
+        if not text:
+            return None
+        match = _CUDA_TEXT.match(text)
+        if not match:
+            return None
+        major, minor = int(match.group(1)), int(match.group(2))
+        if match.group(3) is None:
+            return (major, minor, None)
+        third = int(match.group(3))
+        same = [r for r in self._releases() if r.get("cuda") == "%d.%d" % (major, minor)]
+        wanted = (major, minor, third)
+        for row in same:
+            for fname in ("nvcc", "release"):
+                key = driver_key(row.get(fname))
+                if key == wanted:
+                    return (major, minor, row)
+        # An nvcc build number we do not list: the latest release whose nvcc is not newer.
+        below = [r for r in same if driver_key(r.get("nvcc")) and driver_key(r.get("nvcc")) <= wanted]
+        if below:
+            return (major, minor, max(below, key=lambda r: driver_key(r.get("nvcc"))))
+        return (major, minor, None)
+
+    def _cuda_key(self, value: Any) -> Optional[tuple[int, int, int]]:
+        resolved = self._resolve_cuda(value)
+        if resolved is None:
+            return None
+        major, minor, row = resolved
+        update = row.get("update", 0) if row is not None else 0
+        return (major, minor, update if isinstance(update, int) else 0)
+
+    def cuda_release(self, cuda: Any) -> Optional[dict[str, Any]]:
+        """The cuda_driver.toml row for a CUDA version: the exact release for a release id
+        or nvcc V-number, the GA row for plain major.minor."""
+        resolved = self._resolve_cuda(cuda)
+        if resolved is None:
+            return None
+        major, minor, row = resolved
+        if row is not None:
+            return dict(row)
+        same = [
+            r for r in self._releases()
+            if r.get("cuda") == "%d.%d" % (major, minor) and not r.get("prerelease")
+        ]
+        return dict(min(same, key=lambda r: r.get("update", 0))) if same else None
+
+    def min_driver(self, cuda: Any, os: Any) -> Optional[str]:
+        """Minimum driver NVIDIA lists for this CUDA release on ``os`` ('linux'/'windows').
+        For plain major.minor the GA release's minimum. None if unknown or 'N/A'."""
+        os_name = _os(os)
+        row = self.cuda_release(cuda)
+        if os_name is None or row is None:
+            return None
+        value = row.get(os_name)
+        return value if isinstance(value, str) else None
+
+    def driver_max_cuda(self, driver: Any, os: Any, minor_compat: bool = True) -> Optional[str]:
+        """Newest CUDA (major.minor) whose minimum this driver meets. With ``minor_compat``
+        (CUDA 11+), every release of a major whose compatibility floor the driver meets
+        counts too. ``minor_compat=False`` gives the driver's native level (what
+        nvidia-smi's 'CUDA Version' shows)."""
+        os_name = _os(os)
+        have = driver_key(driver)
+        if os_name is None or have is None:
+            return None
+        best: Optional[tuple[int, int]] = None
+
+        def consider(cuda: Any) -> None:
+            nonlocal best
+            bound = _bound(cuda, upper=False)
+            if bound is not None and (best is None or bound[:2] > best):
+                best = bound[:2]
+
+        releases = [r for r in self._releases() if not r.get("prerelease")]
+        for row in releases:
+            need = driver_key(row.get(os_name))
+            if need is not None and have >= need:
+                consider(row.get("cuda"))
+        if minor_compat:
+            for compat in self._rows("cuda_driver", "minor_compat"):
+                floor = driver_key(compat.get(os_name))
+                if floor is not None and have >= floor:
+                    for row in releases:
+                        if str(row.get("cuda", "")).split(".")[0] == str(compat.get("major")):
+                            consider(row.get("cuda"))
+        return "%d.%d" % best if best else None
+
+    # ---- GPUs ---------------------------------------------------------------------------
+
+    def gpu_rule(self, gpu_name: Any) -> Optional[dict[str, Any]]:
+        """The first gpu_compute_capability rule matching the name (has 'cc', maybe 'also')."""
+        if not isinstance(gpu_name, str) or not gpu_name.strip():
+            return None
+        for pattern, row in self._matchers("gpu_compute_capability", "rule"):
+            if pattern.search(gpu_name):
+                return dict(row)
+        return None
+
+    def compute_capability(self, gpu_name: Any) -> Optional[str]:
+        row = self.gpu_rule(gpu_name)
+        return row["cc"] if row else None
+
+    def gpu_peak_tflops(self, gpu_name: Any) -> Optional[float]:
+        """Peak FP32 TFLOPS at reference boost clock, per device."""
+        if not isinstance(gpu_name, str) or not gpu_name.strip():
+            return None
+        for pattern, row in self._matchers("gpu_peak", "gpu"):
+            if pattern.search(gpu_name):
+                return float(row["tflops"])
+        return None
+
+    def nvidia_smi_failure(self, output: Any, rc: Any = None) -> Optional[str]:
+        """The failure-catalogue id whose message regex matches nvidia-smi's output; when
+        no message matches, the catalogue entry whose exit code is rc (if only one has it)."""
+        text = output if isinstance(output, str) else ""
+        for row in self._rows("nvidia_smi", "failure"):
+            if re.search(row["regex"], text):
+                return str(row["id"])
+        if isinstance(rc, int) and not isinstance(rc, bool):
+            # Only exit codes seen with that message (not inferred ones) identify a failure.
+            by_rc = [
+                row
+                for row in self._rows("nvidia_smi", "failure")
+                if row.get("rc") == rc and row.get("rc_confidence", "U") != "U"
+            ]
+            if len(by_rc) == 1:
+                return str(by_rc[0]["id"])
+        return None
+
+    # ---- Architectures --------------------------------------------------------------------
+
+    def arch_range(self, cuda: Any) -> Optional[tuple[int, int]]:
+        """(lowest SM, highest SM) this toolkit can compile for, e.g. 10.2 -> (30, 75)."""
+        key = self._cuda_key(cuda)
+        if key is None:
+            return None
+        for row in self._rows("cuda_arch", "toolkit"):
+            if _in_bounds(key, row):
+                return (int(row["lowest_sm"]), int(row["highest_sm"]))
+        return None
+
+    def sm_supported(self, cuda: Any, sm: Any) -> Optional[bool]:
+        """Can this toolkit compile for this SM (int 61, or '6.1' / 'sm_61')? None if unknown."""
+        key = self._cuda_key(cuda)
+        sm_number = _sm_number(sm)
+        if key is None or sm_number is None:
+            return None
+        rows = [r for r in self._rows("cuda_arch", "sm") if r.get("sm") == sm_number and not r.get("variant")]
+        if not rows:
+            return None
+        row = rows[0]
+        return _in_bounds(key, {"from": row.get("first"), "to": row.get("last")})
+
+    # ---- Host compilers ---------------------------------------------------------------------
+
+    def _compiler_value(self, key: str, fname: str, cuda: Any) -> Optional[int]:
+        ckey = self._cuda_key(cuda)
+        if ckey is None:
+            return None
+        for row in self._rows("host_compilers", key):
+            if _in_bounds(ckey, row):
+                return int(row[fname])
+        return None
+
+    def max_gcc(self, cuda: Any) -> Optional[int]:
+        """Newest GCC major nvcc of this CUDA accepts (10.2 -> 8)."""
+        return self._compiler_value("gcc_max", "max", cuda)
+
+    def min_gcc(self, cuda: Any) -> Optional[int]:
+        return self._compiler_value("gcc_min", "min", cuda)
+
+    def max_clang(self, cuda: Any) -> Optional[int]:
+        return self._compiler_value("clang_max", "max", cuda)
+
+    def msvc_row(self, cuda: Any) -> Optional[dict[str, Any]]:
+        ckey = self._cuda_key(cuda)
+        if ckey is None:
+            return None
+        for row in self._rows("host_compilers", "msvc"):
+            if _in_bounds(ckey, row):
+                return dict(row)
+        return None
+
+    def msvc_range(self, cuda: Any) -> Optional[tuple[int, int]]:
+        """Accepted _MSC_VER range (inclusive), e.g. 11.2 -> (1910, 1929)."""
+        row = self.msvc_row(cuda)
+        return (int(row["msc_ver_min"]), int(row["msc_ver_max"])) if row else None
+
+    def msc_ver_name(self, msc_ver: Any) -> Optional[str]:
+        number = _int(msc_ver)
+        if number is None:
+            return None
+        for row in self._rows("host_compilers", "msc_ver"):
+            if row["from"] <= number <= row["to"]:
+                return str(row["visual_studio"])
+        return None
+
+    def stl1002_requires(self, msc_ver: Any) -> Optional[str]:
+        """The oldest CUDA the STL of this MSVC accepts (STL1002), or None if no such check
+        is known for it. '10.1.2' means 10.1 Update 2."""
+        number = _int(msc_ver)
+        if number is None:
+            return None
+        best = None
+        for row in self._rows("host_compilers", "stl1002"):
+            if row["msc_ver_from"] <= number and (best is None or row["msc_ver_from"] > best["msc_ver_from"]):
+                best = row
+        return str(best["requires_cuda"]) if best else None
+
+    # ---- cuDNN ---------------------------------------------------------------------------
+
+    def cudnn_version_from_macro(self, value: Any) -> Optional[str]:
+        """CUDNN_VERSION / cudnnGetVersion() -> 'major.minor.patch' (7605 -> '7.6.5',
+        90300 -> '9.3.0')."""
+        number = _int(value)
+        if number is None or number <= 0:
+            return None
+        macros = sorted(self._rows("cudnn", "macro"), key=lambda r: -r["major_factor"])
+        for row in macros:
+            major_factor, minor_factor = row["major_factor"], row["minor_factor"]
+            major = number // major_factor
+            if row["major_from"] <= major <= row["major_to"]:
+                rest = number % major_factor
+                return "%d.%d.%d" % (major, rest // minor_factor, rest % minor_factor)
+        return None
+
+    def cudnn_cuda_builds(self, cudnn_version: Any) -> list[str]:
+        """CUDA versions NVIDIA built (or lists support for) this cuDNN release. Accepts
+        '7.6.5' or the macro form 7605 / '90300'. Empty list when unknown."""
+        text = _text(cudnn_version)
+        if text and _digits(text) and int(text) >= 1000:
+            text = self.cudnn_version_from_macro(int(text))
+        version = _version(text) if text else None
+        if version is None:
+            return []
+        for row in self._rows("cudnn", "build"):
+            low, high = _version(row["from"]), _version(row["to"])
+            if low is not None and high is not None and low <= version <= high:
+                return list(row["cuda"])
+        return []
+
+    # ---- Theano -------------------------------------------------------------------------------
+
+    def theano_release(self, dist: Any, version: Any) -> Optional[dict[str, Any]]:
+        """The theano_releases row for this distribution ('Theano', 'Theano-PyMC', any
+        spelling) and version, plus 'failures': the ids of known failures for it (whatever
+        Python/numpy). None if unknown."""
+        wanted, parsed = _normalize_dist(dist), _version(version)
+        if wanted is None or parsed is None:
+            return None
+        for row in self._rows("theano_releases", "release"):
+            if _normalize_dist(row["dist"]) != wanted:
+                continue
+            if _version(row["from"]) <= parsed <= _version(row["to"]):
+                result = dict(row)
+                result["failures"] = [f["id"] for f in self._failures_for(wanted, parsed)]
+                return result
+        return None
+
+    def _failures_for(self, dist: str, version: Version) -> list[dict[str, Any]]:
+        found = []
+        for row in self._rows("theano_releases", "failure"):
+            dists = {_normalize_dist(d) for d in row["dists"]}
+            if dist in dists and _in_spec(version, row["applies"]):
+                found.append(dict(row))
+        return found
+
+    def theano_failures(
+        self,
+        dist: Any,
+        version: Any,
+        python: Any = None,
+        numpy: Any = None,
+        cudnn_macro: Any = None,
+    ) -> list[dict[str, Any]]:
+        """Known failures that fire for this dist/version given the other versions. A
+        failure conditioned on python/numpy/cudnn_macro only fires when that value is given
+        and inside its specifier."""
+        wanted, parsed = _normalize_dist(dist), _version(version)
+        if wanted is None or parsed is None:
+            return []
+        given = {"python": _version(python), "numpy": _version(numpy), "cudnn_macro": _version(cudnn_macro)}
+        result = []
+        for row in self._failures_for(wanted, parsed):
+            if all(cond not in row or _in_spec(value, row[cond]) for cond, value in given.items()):
+                result.append(row)
+        return result
+
+
+def _digits(text: Optional[str]) -> bool:
+    return bool(text) and text.isascii() and text.isdigit()
+
+
+def _int(value: Any) -> Optional[int]:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    text = _text(value)
+    return int(text) if text and _digits(text) else None
+
+
+def _sm_number(value: Any) -> Optional[int]:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    text = _text(value)
+    if not text:
+        return None
+    text = text.lower()
+    if text.startswith(("sm_", "compute_")):
+        text = text.split("_", 1)[1]
+    if CC_RE.match(text):
+        major, minor = text.split(".")
+        return int(major) * 10 + int(minor)
+    return int(text) if _digits(text) else None
+

@@ -1,0 +1,82 @@
+"""Where legacydoc's own data lives, found one way whether installed or run from a checkout.
+
+``rules/`` sits at the top of the repository (it is data people edit) and ships inside
+the wheel as the ``legacydoc.rules`` package: the rule packs, ``knowledge/`` and
+``theano_schema/``. The scripts sent to a target interpreter are plain files inside
+their packages. Everything TOML is read through :func:`read_toml`, so every data file
+fails the same way: one line naming the file.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from legacydoc.errors import UsageError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.9/3.10 only
+    import tomli as tomllib
+
+TOMLDecodeError = tomllib.TOMLDecodeError
+
+
+@functools.lru_cache(maxsize=1)
+def rules_dir() -> Path:
+    """rules/ inside the installed wheel (legacydoc.rules), or the checkout's rules/."""
+    try:
+        from importlib import resources
+
+        root = Path(str(resources.files("legacydoc.rules")))
+        if root.is_dir():
+            return root
+    except (ImportError, TypeError, ValueError):
+        pass
+    return Path(__file__).resolve().parent.parent / "rules"
+
+
+def knowledge_dir() -> Path:
+    return rules_dir() / "knowledge"
+
+
+def theano_schema_dir() -> Path:
+    return rules_dir() / "theano_schema"
+
+
+def package_file_text(package: str, name: str) -> str:
+    """A file shipped inside one of legacydoc's packages (the target scripts)."""
+    from importlib import resources
+
+    return resources.files(package).joinpath(name).read_text(encoding="utf-8")
+
+
+def loads_toml(text: str) -> dict[str, Any]:
+    """TOML text -> dict; raises TOMLDecodeError (callers word the error)."""
+    return tomllib.loads(text)
+
+
+def read_toml(path: Path, what: str, error: Callable[[str], UsageError] = UsageError) -> dict[str, Any]:
+    """A data file as a dict; any problem is ``error("<path>: <what> ...")``, one line."""
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise error("%s: cannot read %s: %s" % (path, what, exc.strerror or exc)) from None
+    except UnicodeDecodeError as exc:
+        raise error("%s: not UTF-8 (byte %d)" % (path, exc.start)) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise error("%s: not valid TOML (%s)" % (path, " ".join(str(exc).split()))) from None
+
+
+@functools.lru_cache(maxsize=None)
+def target_script(package: str, name: str) -> str:
+    """A script to run inside the target interpreter with ``python -c``, as sent: full-line
+    comments and blank lines dropped, because Windows limits a whole command line to
+    32767 characters."""
+    text = package_file_text(package, name)
+    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    return "\n".join(lines) + "\n"
