@@ -34,12 +34,12 @@ class AreaStatus:
 
 @dataclass
 class CheckResult:
-    facts: Mapping[str, Any]
+    facts: Mapping[str, Any]  # the record plus what derive added (derived, config)
     diagnoses: list[Diagnosis]
     areas: list[AreaStatus]
     rules_checked: int = 0
     source: str = ""  # "this machine" or the facts file replayed
-    extra: dict[str, Any] = field(default_factory=dict)
+    record: Mapping[str, Any] = field(default_factory=dict)  # the record as given (redacted)
 
     def every(self) -> list[Diagnosis]:
         """Every diagnosis, the folded ones included (root causes before their echoes)."""
@@ -154,4 +154,5 @@ def run_check(record: Mapping[str, Any], rules: Sequence[Rule], source: str = "t
         areas=area_statuses(facts, rules, diagnoses),
         rules_checked=len(rules),
         source=source,
+        record=record,
     )

@@ -9,12 +9,13 @@ import enum
 import sys
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
 from legacydoc import __version__
 from legacydoc.errors import UsageError
+from legacydoc.render.registry import BENCH_FORMATS, CHECK_FORMATS, choose, help_text
 
 app = typer.Typer(
     name="legacydoc",
@@ -32,10 +33,10 @@ class ProbeFormat(str, enum.Enum):
     toml = "toml"
 
 
-class CheckFormat(str, enum.Enum):
-    text = "text"
-    json = "json"
-    markdown = "markdown"
+def _format_option(formats: dict) -> Any:
+    """--format, its choices and help from the renderer registry; a bad value is a one-line
+    usage error (registry.choose), like every other bad input."""
+    return typer.Option("text", "--format", metavar="|".join(formats), help=help_text(formats))
 
 
 def _version_callback(value: bool) -> None:
@@ -154,7 +155,7 @@ def check(
     facts_file: Optional[Path] = typer.Option(
         None, "--facts", metavar="FILE", help="Diagnose a saved facts record instead of probing this machine."
     ),
-    output_format: CheckFormat = typer.Option(CheckFormat.text, "--format", help="text, json or markdown."),
+    output_format: str = _format_option(CHECK_FORMATS),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
     rules_dirs: Optional[list[Path]] = RulesOpt,
     python: Optional[str] = PythonOpt,
@@ -168,9 +169,10 @@ def check(
 
     Exit code: 0 no error found, 1 errors found (or warnings with --strict), 2 bad usage.
     """
-    from legacydoc.checkup import run_check
+    from legacydoc.diagnose import diagnose
     from legacydoc.render.summary import use_color
 
+    chosen = choose(CHECK_FORMATS, output_format)
     rules = _load_rules(rules_dirs)  # a broken rule pack fails before any probing
     if facts_file is not None:
         from legacydoc import replay
@@ -182,19 +184,8 @@ def check(
         source = "this machine"
     # Redacted facts in, so every format agrees with the report and with a replay of it.
     redactor = _redactor(record, no_redact)
-    result = run_check(redactor.record(record), rules, source=redactor.text(source))
-    if output_format is CheckFormat.json:
-        from legacydoc.render.check_json import render_check_json
-
-        typer.echo(redactor.json_text(render_check_json(result)))
-    elif output_format is CheckFormat.markdown:
-        from legacydoc.render.check_markdown import render_check_markdown
-
-        typer.echo(redactor.text(render_check_markdown(result)))
-    else:
-        from legacydoc.render.check_text import render_check_text
-
-        typer.echo(redactor.text(render_check_text(result, color=use_color(sys.stdout))))
+    result = diagnose(record, rules, redactor, source)
+    typer.echo(chosen.render(result, redactor, color=use_color(sys.stdout)))
     raise typer.Exit(result.exit_code(strict))
 
 
@@ -316,7 +307,7 @@ def bench(
         False, "--theano", help="Also time the product through theano.function in the target interpreter "
         "(compiling takes up to two minutes the first time)."
     ),
-    output_format: str = typer.Option("text", "--format", metavar="text|json", help="text (a short table) or json (every figure)."),
+    output_format: str = _format_option(BENCH_FORMATS),
     python: Optional[str] = PythonOpt,
     project: Optional[Path] = ProjectOpt,
     timeout: float = TimeoutOpt,
@@ -328,11 +319,7 @@ def bench(
     # numpy is imported only here, inside the measurement (the CLI itself stays light).
     from legacydoc.bench.command import BenchOptions, run_bench
     from legacydoc.bench.gemm import DEFAULT_SECONDS, MAX_SECONDS, check_sizes, parse_sizes
-    from legacydoc.bench.render import render_json, render_text
-
-    output_format = output_format.lower()
-    if output_format not in ("text", "json"):
-        raise UsageError("--format: must be text or json, got %r" % output_format)
+    chosen_format = choose(BENCH_FORMATS, output_format)
     budget = DEFAULT_SECONDS if seconds is None else seconds
     if not (0 < budget <= MAX_SECONDS):
         raise UsageError("--seconds: must be more than 0 and at most %g, got %s" % (MAX_SECONDS, budget))
@@ -347,13 +334,11 @@ def bench(
 
     ctx = build_context(python, project, timeout, import_check)
     record = facts.new_record(collect_all(ctx))
-    report = run_bench(ctx, BenchOptions(seconds=budget, sizes=chosen, theano=theano), record=record)
     # The interpreter paths in the output can hold the user's name: the same redaction stage.
     redactor = _redactor(record, no_redact)
-    if output_format == "json":
-        typer.echo(redactor.json_text(render_json(report)))
-    else:
-        typer.echo(redactor.text(render_text(report)))
+    options = BenchOptions(seconds=budget, sizes=chosen, theano=theano)
+    report = run_bench(ctx, options, record=record, redactor=redactor)
+    typer.echo(chosen_format.render(report, redactor))
 
 
 def main(argv: Optional[list] = None) -> None:

@@ -206,17 +206,17 @@ def build_members(
     zip_name: str,
 ) -> tuple[dict[str, bytes], Any, list[tuple[str, str]]]:
     """Every file of the zip, redacted, as bytes; plus the check result and contents."""
-    from legacydoc.checkup import run_check
-    from legacydoc.render.check_json import render_check_json
-    from legacydoc.render.check_markdown import render_check_markdown
+    from legacydoc.diagnose import diagnose
+    from legacydoc.render.registry import CHECK_FORMATS
 
-    clean = redactor.record(record)
-    source = redactor.text(source)
-    result = run_check(clean, rules, source=source)
+    result = diagnose(record, rules, redactor, source)
+    clean, source = result.record, result.source
     members: dict[str, str] = {}
-    markdown = render_check_markdown(result).rstrip("\n") + "\n\n" + _about(clean, source, redactor, len(commands), zip_name)
-    members["report.md"] = redactor.text(markdown)
-    members["report.json"] = redactor.json_text(render_check_json(result)) + "\n"
+    markdown = CHECK_FORMATS["markdown"].render(result, redactor)
+    members["report.md"] = markdown.rstrip("\n") + "\n\n" + redactor.text(
+        _about(clean, source, redactor, len(commands), zip_name)
+    )
+    members["report.json"] = CHECK_FORMATS["json"].render(result, redactor) + "\n"
     members["facts.toml"] = facts_module.dumps(clean)  # already redacted as data
     index = []
     for n, command in enumerate(commands, 1):

@@ -30,7 +30,7 @@ def run_cli(capsys, *args: str) -> tuple[int, str, str]:
     (["--size", "4"], "must be a whole number from 8"),
     (["--seconds", "0"], "--seconds: must be more than 0"),
     (["--seconds", "1000"], "--seconds: must be more than 0"),
-    (["--format", "xml"], "--format: must be text or json"),
+    (["--format", "xml"], "--format: must be one of text, json"),
     (["--timeout", "0"], "--timeout"),
 ])
 def test_usage_errors_exit_2_with_one_line(capsys, args: list, message: str) -> None:

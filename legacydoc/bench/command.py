@@ -24,6 +24,7 @@ from legacydoc.bench.theano_bench import TheanoRun, run_theano
 from legacydoc.engine import Diagnosis, Rule
 from legacydoc.facts import get
 from legacydoc.probes.context import ProbeContext
+from legacydoc.redact import Redactor
 
 # Rule areas the bench shows: its own findings and the performance rules they explain.
 SHOWN_AREAS = ("performance",)
@@ -114,10 +115,12 @@ def run_bench(
     options: BenchOptions,
     rules: Optional[Sequence[Rule]] = None,
     record: Optional[dict[str, Any]] = None,
+    redactor: Optional[Redactor] = None,
 ) -> BenchReport:
-    """Everything `legacydoc bench` reports. ``record`` replaces probing (tests)."""
+    """Everything `legacydoc bench` reports. ``record`` replaces probing (tests); the
+    diagnoses are made on the record as ``redactor`` hides it, like check's."""
     from legacydoc import facts
-    from legacydoc.checkup import run_check
+    from legacydoc.diagnose import diagnose
     from legacydoc.engine import load_rules
     from legacydoc.probes import collect_all
 
@@ -148,7 +151,9 @@ def run_bench(
                               time.monotonic() - started - probe_s)
     record = dict(record)
     record["bench"] = table
-    result = run_check(record, list(rules), source="this machine")
+    if redactor is None:
+        redactor = Redactor.for_record(record)
+    result = diagnose(record, list(rules), redactor, "this machine")
     diagnoses = [d for d in result.diagnoses if d.area in SHOWN_AREAS]
     return BenchReport(
         options=options,

@@ -59,7 +59,7 @@ def to_dict(report: BenchReport) -> dict[str, Any]:
     }
 
 
-def render_json(report: BenchReport) -> str:
+def render_json(report: BenchReport, color: bool = False) -> str:
     return json.dumps(to_dict(report), indent=2, ensure_ascii=False)
 
 
@@ -261,7 +261,7 @@ def _diagnosis(diag: Diagnosis, indent: str = "  ") -> list[str]:
     return out
 
 
-def render_text(report: BenchReport) -> str:
+def render_text(report: BenchReport, color: bool = False) -> str:
     out = ["legacydoc bench: %.1f s budget, done in %.1f s (probing %.1f s)" % (
         report.options.seconds, report.elapsed_s, report.probe_s), ""]
     out.extend(_gemm_table(report))

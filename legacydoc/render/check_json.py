@@ -7,5 +7,5 @@ import json
 from legacydoc.checkup import CheckResult
 
 
-def render_check_json(result: CheckResult) -> str:
+def render_check_json(result: CheckResult, color: bool = False) -> str:
     return json.dumps(result.to_dict(), indent=2, ensure_ascii=False, sort_keys=False)

@@ -53,7 +53,7 @@ def _diagnosis(diag: Diagnosis, level: int) -> list[str]:
     return out
 
 
-def render_check_markdown(result: CheckResult) -> str:
+def render_check_markdown(result: CheckResult, color: bool = False) -> str:
     out = ["## legacydoc check", "", "**Verdict:** " + md_text(result.verdict()), "", md_text(result.runs_on()), ""]
     out.extend(["| area | status | checks |", "|---|---|---|"])
     for area in result.areas:

@@ -1,0 +1,65 @@
+"""Every output format, in one table: its name, what it renders, and which redaction it
+needs. The CLI's --format choices come from here, so adding a format (SARIF, JUnit) is a
+renderer module plus one row below.
+
+A renderer takes the thing it renders (a CheckResult, a BenchReport) and ``color`` (for
+terminal text) and returns text. Redaction is applied to that text by the caller, through
+the one Redactor of the run: "text" formats go through ``Redactor.text`` and "json" ones
+through ``Redactor.json_text`` (which keeps the JSON valid).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from legacydoc.errors import UsageError
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str
+    help: str
+    redaction: str  # "text" | "json"
+    target: str  # "module:function", imported only when used (the CLI stays light)
+
+    def renderer(self) -> Callable[..., str]:
+        module, function = self.target.split(":")
+        return getattr(importlib.import_module(module), function)  # type: ignore[no-any-return]
+
+    def render(self, subject: Any, redactor: Any, color: bool = False) -> str:
+        text = self.renderer()(subject, color=color)
+        return redactor.json_text(text) if self.redaction == "json" else redactor.text(text)
+
+
+CHECK_FORMATS: dict[str, Format] = {
+    f.name: f
+    for f in (
+        Format("text", "terminal text, a status line per area then the findings", "text",
+               "legacydoc.render.check_text:render_check_text"),
+        Format("json", "one stable, versioned JSON object", "json", "legacydoc.render.check_json:render_check_json"),
+        Format("markdown", "a ticket-ready report, facts folded in <details>", "text",
+               "legacydoc.render.check_markdown:render_check_markdown"),
+    )
+}
+
+BENCH_FORMATS: dict[str, Format] = {
+    f.name: f
+    for f in (
+        Format("text", "a short table", "text", "legacydoc.bench.render:render_text"),
+        Format("json", "every figure", "json", "legacydoc.bench.render:render_json"),
+    )
+}
+
+
+def choose(formats: dict[str, Format], name: str, option: str = "--format") -> Format:
+    """The format called ``name`` (any case); a usage error naming the choices otherwise."""
+    found = formats.get(str(name).lower())
+    if found is None:
+        raise UsageError("%s: must be one of %s, got %r" % (option, ", ".join(formats), name))
+    return found
+
+
+def help_text(formats: dict[str, Format]) -> str:
+    return "; ".join("%s: %s" % (f.name, f.help) for f in formats.values()) + "."
