@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Mapping, Optional
 
-from legacydoc import knowledge
+from legacydoc import knowledge, readiness
 from legacydoc.facts import get
 from legacydoc.versions import parse_version
 
@@ -31,13 +31,18 @@ DERIVED: dict[str, str] = {
     "theano.failures": "ids of known failures that this Theano/Python/numpy/cuDNN combination hits",
     "theano.device": "the device Theano is configured for (cpu, cuda, cuda0, gpu, ...)",
     "theano.wants_gpu": "that device is a GPU one (cuda*, opencl*, gpu*)",
-    "theano.device_index": "N of device=cudaN (absent for plain cuda: the driver's default GPU)",
+    "theano.backend": "old (device=gpu*, theano.sandbox.cuda) | gpuarray (cuda*/opencl*, pygpu) | cpu",
+    "theano.device_index": "N of device=cudaN or gpuN (absent for plain cuda: the driver's default GPU)",
     "theano.device_exists": "that GPU index is below the number of GPUs nvidia-smi listed",
-    "theano.runs_on": "cpu | gpu: where Theano would really run",
-    "theano.cpu_reasons": "why it would not run on the GPU",
+    "theano.runs_on": "cpu | gpu | unknown: where Theano would really run (legacydoc.readiness)",
+    "theano.cpu_reasons": "why it would not run on the GPU (from recorded facts only)",
+    "theano.unknown_reasons": "what the record does not say that the GPU backend needs",
     "blas.ldflags_set": "blas.ldflags is set explicitly (file or THEANO_FLAGS), even to empty",
     "blas.ldflags": "its effective value",
-    "gpu.usable": "nvidia-smi answered and listed at least one GPU",
+    "gpu.usable": "nvidia-smi answered and listed at least one GPU (absent: not recorded)",
+    "pygpu.usable": "pygpu imports (import check) or is installed; false only when the packages were read",
+    "pygpu.evidence": "how that was decided, in words",
+    "compiler.usable": "Theano's cxx resolves to a C++ compiler (absent: compilers not probed)",
     "gpu.failure": "the nvidia-smi failure catalogue id that matches its output",
     "driver.max_cuda": "the newest CUDA the driver supports",
     "driver.max_cuda_source": "nvidia-smi (its header) or table (from the driver version)",
@@ -368,38 +373,45 @@ def cache_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
     return {"foreign_dirs": foreign, "stale_locks": stale}
 
 
-def device_facts(facts: Mapping[str, Any], derived: Mapping[str, Any]) -> dict[str, Any]:
-    """Where Theano would really run, and why not on the GPU."""
-    device = (effective(facts, "device") or {}).get("value", "cpu")
-    wants_gpu = str(device).startswith(("cuda", "opencl", "gpu"))
-    out: dict[str, Any] = {"device": device, "wants_gpu": wants_gpu}
-    index = str(device)[4:] if str(device).startswith("cuda") else ""
-    if index.isdigit():
-        out["device_index"] = int(index)
-        count = get(facts, "gpu.count")
-        if isinstance(count, int) and not isinstance(count, bool):
-            out["device_exists"] = int(index) < count
-    reasons = []
-    if not wants_gpu:
-        if not derived.get("gpu.usable"):
-            reasons.append("no working NVIDIA GPU was found")
-        reasons.append("the config says device=%s" % device)
-    else:
-        if str(device).startswith("gpu"):
-            reasons.append("device=%s is the old backend, removed in Theano 1.0" % device)
-        if not derived.get("gpu.usable"):
-            reasons.append("no working NVIDIA GPU (nvidia-smi did not list one)")
-        if "pygpu.version" not in derived:
-            reasons.append("pygpu is not installed")
-        elif derived.get("pygpu.ok_for_theano") is False:
-            reasons.append("pygpu %s is not the series this Theano needs" % derived["pygpu.version"])
-        if not derived.get("gxx.found"):
-            reasons.append("no g++: the GPU backend needs a C++ compiler")
-        if derived.get("libgpuarray.nvrtc_found") is False:
-            reasons.append("libgpuarray cannot load an NVRTC library it asks for")
-    out["runs_on"] = "gpu" if wants_gpu and not reasons else "cpu"
-    if reasons:
-        out["cpu_reasons"] = reasons
+def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Where Theano would really run, and why not on the GPU (legacydoc.readiness)."""
+    setting = effective(facts, "device")
+    device = setting.get("value") if setting else None
+    out: dict[str, Any] = {}
+    if isinstance(device, str):
+        out["device"] = device
+        out["wants_gpu"] = device.startswith(("cuda", "opencl", "gpu"))
+        which = readiness.backend(device, theano_version)
+        if which:
+            out["backend"] = which
+        index = device[4:] if device.startswith("cuda") else device[3:] if device.startswith("gpu") else ""
+        if index.isdigit():
+            out["device_index"] = int(index)
+            count = get(facts, "gpu.count")
+            if isinstance(count, int) and not isinstance(count, bool):
+                out["device_exists"] = int(index) < count
+    decision = readiness.gpu_decision(facts, device, theano_version, blockers=blockers)
+    out["runs_on"] = decision.runs_on
+    if decision.reasons:
+        out["cpu_reasons"] = decision.reasons
+    if decision.unknown:
+        out["unknown_reasons"] = decision.unknown
+    return out
+
+
+def readiness_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """The GPU backend's preconditions as named derived facts (absent when unknown)."""
+    out: dict[str, Any] = {}
+    gpu = readiness.gpu_usable(facts)
+    if gpu is not None:
+        out["gpu.usable"] = gpu
+    pygpu, why = readiness.pygpu_status(facts)
+    if pygpu is not None:
+        out["pygpu.usable"] = pygpu
+        out["pygpu.evidence"] = why
+    compiler = readiness.compiler_usable(facts)
+    if compiler is not None:
+        out["compiler.usable"] = compiler
     return out
 
 
@@ -418,8 +430,7 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     if ld is not None:
         d["blas.ldflags_set"] = ld.get("source", "default") != "default"
         d["blas.ldflags"] = ld.get("value", "")
-    count = get(facts, "gpu.count", 0) or 0
-    d["gpu.usable"] = get(facts, "gpu.nvidia_smi.rc") == 0 and count > 0
+    d.update(readiness_facts(facts))
     failure = gpu_failure(facts)
     if failure:
         d["gpu.failure"] = failure
@@ -437,7 +448,8 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     d.update(_flat("cudnn", cudnn_facts(facts, nvcc.get("version"))))
     d.update(_flat("gxx", compiler_facts(facts, nvcc.get("max_gcc"))))
     d.update(_flat("pygpu", pygpu_facts(facts, release)))
-    d.update(_flat("theano", device_facts(facts, d)))
+    blockers = ("libgpuarray cannot load an NVRTC library it asks for",) if d.get("libgpuarray.nvrtc_found") is False else ()
+    d.update(_flat("theano", device_facts(facts, theano.get("version"), blockers)))
     d.update(_flat("cache", cache_facts(facts)))
     return _nest(d)
 

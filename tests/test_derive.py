@@ -102,20 +102,44 @@ def test_cudnn_facts() -> None:
     assert derive.cudnn_facts({"cudnn": {}}, None) == {"found": False}
 
 
-def test_device_facts_explain_why_cpu() -> None:
-    facts = {"config": {"effective": {"device": {"value": "cuda1", "source": "THEANO_FLAGS"}}}, "gpu": {"count": 1}}
-    out = derive.device_facts(facts, {"gpu.usable": True, "gxx.found": True})
-    assert out["wants_gpu"] is True and out["device_index"] == 1 and out["device_exists"] is False
+def test_device_facts_explain_why_cpu_from_recorded_facts_only() -> None:
+    cuda1 = {"config": {"effective": {"device": {"value": "cuda1", "source": "THEANO_FLAGS"}}}}
+    probed = dict(
+        cuda1,
+        gpu={"count": 1, "devices": [{"index": 0, "name": "GeForce GTX 1080"}], "nvidia_smi": {"found": True, "rc": 0}},
+        python={"probe_ok": True},
+        packages={"found": ["numpy", "theano"]},
+        compilers={"theano_cxx": "/usr/bin/g++"},
+    )
+    out = derive.device_facts(probed, "1.0.5")
+    assert out["wants_gpu"] is True and out["backend"] == "gpuarray"
+    assert out["device_index"] == 1 and out["device_exists"] is False
     assert out["runs_on"] == "cpu"
-    assert out["cpu_reasons"] == ["pygpu is not installed"]
-    cpu = derive.device_facts({}, {})
-    assert cpu == {
-        "device": "cpu",
-        "wants_gpu": False,
-        "runs_on": "cpu",
-        "cpu_reasons": ["no working NVIDIA GPU was found", "the config says device=cpu"],
+    assert out["cpu_reasons"] == ["pygpu is not installed in the target interpreter"]
+    # The same config with nothing else recorded: nothing is claimed, all is unknown.
+    unknown = derive.device_facts(cuda1, "1.0.5")
+    assert unknown["runs_on"] == "unknown" and "cpu_reasons" not in unknown
+    assert "whether pygpu is installed" in unknown["unknown_reasons"]
+    # No config recorded at all: the device itself is unknown.
+    assert derive.device_facts({}, None)["runs_on"] == "unknown"
+    cpu = {"config": {"effective": {"device": {"value": "cpu", "source": "default"}}},
+           "gpu": {"nvidia_smi": {"found": False}}}
+    assert derive.device_facts(cpu, "1.0.5")["cpu_reasons"] == [
+        "no working NVIDIA GPU was found (nvidia-smi was not found)", "the config says device=cpu"]
+
+
+def test_a_failed_pygpu_import_keeps_theano_on_the_cpu_and_says_why() -> None:
+    record = {
+        "config": {"effective": {"device": {"value": "cuda", "source": "THEANO_FLAGS"}}},
+        "gpu": {"count": 1, "devices": [{"index": 0, "name": "GeForce GTX 1080"}], "nvidia_smi": {"found": True, "rc": 0}},
+        "python": {"probe_ok": True},
+        "packages": {"found": ["pygpu", "theano"], "pygpu": {"name": "pygpu", "version": "0.7.6"},
+                     "import_check": {"pygpu": {"ok": False, "error": "ImportError: libgpuarray.so.3: cannot open"}}},
+        "compilers": {"theano_cxx": "/usr/bin/g++"},
     }
-    assert derive.device_facts({}, {"gpu.usable": True})["cpu_reasons"] == ["the config says device=cpu"]
+    out = derive.device_facts(record, "1.0.5")
+    assert out["runs_on"] == "cpu"
+    assert out["cpu_reasons"] == ["import pygpu failed: ImportError: libgpuarray.so.3: cannot open"]
 
 
 def test_cache_facts() -> None:
@@ -132,5 +156,6 @@ def test_cache_facts() -> None:
 def test_derive_on_an_empty_record_does_not_guess() -> None:
     out = derive.derive({})
     assert out["theano"]["flavour"] == "none"
-    assert out["gpu"]["usable"] is False
+    assert "gpu" not in out and "pygpu" not in out  # not probed: unknown, not "unusable"
+    assert out["theano"]["runs_on"] == "unknown"
     assert "driver" not in out and "nvcc" not in out

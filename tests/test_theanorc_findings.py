@@ -30,6 +30,7 @@ def record(text: Optional[str] = None, flags: Optional[str] = None, files: Optio
     packages: dict[str, Any] = {"theano": {"name": "theano", "version": theano}} if theano else {}
     if pygpu:
         packages["pygpu"] = {"name": "pygpu", "version": "0.7.6"}
+    packages["found"] = sorted(packages)  # the target probe always lists what it found
     rec: dict[str, Any] = {
         "schema": 1,
         "system": {"os": "linux"},

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping, Optional
 
 from legacydoc.facts import get
+from legacydoc import readiness
 from legacydoc.theanorc import machine
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ def computed_default(
         return setting.value if setting is not None else None
 
     if name == "cxx":
-        cxx = machine.theano_cxx(record)
+        cxx = readiness.theano_cxx(record)
         if cxx is None:
             return None, option.get("computed", "")
         if cxx and win32:
@@ -71,7 +72,7 @@ def computed_default(
         return cxx, "g++ found on PATH at import" if cxx else "no C++ compiler found at import"
     if name == "linker":
         cxx = value_of("cxx")
-        if cxx == "" or machine.theano_cxx(record) == "":
+        if cxx == "" or readiness.theano_cxx(record) == "":
             return "vm", "vm: no C++ compiler (then only vm, py and vm_nogc are valid)"
         return ("cvm", "cvm: a C++ compiler is available") if cxx is not None else (None, option.get("computed", ""))
     if name == "DebugMode.check_c":

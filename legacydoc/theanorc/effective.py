@@ -17,6 +17,7 @@ from collections import ChainMap
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional
 
+from legacydoc import readiness
 from legacydoc.theanorc import machine
 from legacydoc.theanorc.defaults import computed_default, expanduser, warn_default
 from legacydoc.theanorc.flags import FlagItem, ParsedFlags, parse_flags
@@ -231,7 +232,7 @@ def _check(option: Mapping[str, Any], value: Optional[str], settings: Mapping[st
         return Check(True, None)
     if canonical_name(option) == "linker" and option.get("values_without_cxx"):
         cxx = settings.get("cxx")
-        if (cxx is not None and cxx.value == "") or machine.theano_cxx(record) == "":
+        if (cxx is not None and cxx.value == "") or readiness.theano_cxx(record) == "":
             option = dict(option, values=option["values_without_cxx"])
     return check_value(option, value)
 

@@ -124,53 +124,9 @@ def locale_encoding(record: Mapping[str, Any]) -> Optional[str]:
 # --- GPU stack --------------------------------------------------------------------------
 
 
-def gpu_usable(record: Mapping[str, Any]) -> Optional[bool]:
-    """nvidia-smi ran fine and listed at least one device (None: not probed)."""
-    smi = get(record, "gpu.nvidia_smi")
-    if not isinstance(smi, Mapping):
-        return None
-    devices = get(record, "gpu.devices")
-    return smi.get("rc") == 0 and isinstance(devices, list) and len(devices) > 0
-
-
 def gpu_names(record: Mapping[str, Any]) -> list[str]:
     devices = get(record, "gpu.devices") or []
     return [str(d.get("name")) for d in devices if isinstance(d, Mapping) and d.get("name")]
-
-
-def pygpu_status(record: Mapping[str, Any]) -> tuple[Optional[bool], str]:
-    """(usable, evidence): an import check wins; else the installed distribution or
-    package folder; None when the target interpreter was not probed."""
-    check = get(record, "packages.import_check.pygpu")
-    if isinstance(check, Mapping) and not check.get("skipped"):
-        if check.get("ok"):
-            return True, "import pygpu worked (pygpu %s)" % check.get("version", "?")
-        return False, "import pygpu failed: %s" % check.get("error", "unknown error")
-    if not get(record, "python.probe_ok"):
-        return None, "the target interpreter was not probed"
-    dist = get(record, "packages.pygpu")
-    if isinstance(dist, Mapping) and dist.get("version"):
-        return True, "pygpu %s is installed" % dist["version"]
-    conda = get(record, "packages.conda.pygpu")
-    if isinstance(conda, Mapping):
-        return True, "conda package pygpu %s is installed" % conda.get("version", "?")
-    if get(record, "packages.pygpu_import_dir"):
-        return True, "a pygpu package is on sys.path (%s)" % get(record, "packages.pygpu_import_dir")
-    return False, "pygpu is not installed in the target interpreter"
-
-
-def theano_cxx(record: Mapping[str, Any]) -> Optional[str]:
-    """What Theano's cxx default resolves to ('' = no compiler; None = not probed)."""
-    value = get(record, "compilers.theano_cxx")
-    return value if isinstance(value, str) else None
-
-
-def usable_gxx(record: Mapping[str, Any]) -> Optional[str]:
-    """The first g++ that ran, wherever it was found (PATH first)."""
-    for entry in get(record, "compilers.gxx_all", []) or []:
-        if isinstance(entry, Mapping) and entry.get("ok") and entry.get("path"):
-            return str(entry["path"])
-    return None
 
 
 def same_path(record: Mapping[str, Any], a: str, b: str) -> bool:

@@ -16,6 +16,7 @@ from typing import Any, Mapping, Optional
 
 from legacydoc import __version__
 from legacydoc.facts import get
+from legacydoc import readiness
 from legacydoc.theanorc import machine
 from legacydoc.theanorc.effective import EffectiveConfig
 from legacydoc.theanorc.schema import canonical_name
@@ -41,21 +42,17 @@ class Generated:
 
 
 def _gpu_decision(record: Mapping[str, Any], config: EffectiveConfig, compiler: bool) -> tuple[str, str]:
-    gpu = machine.gpu_usable(record)
-    pygpu, pygpu_why = machine.pygpu_status(record)
-    names = machine.gpu_names(record)
-    if gpu and pygpu and compiler:
-        return "cuda", "cuda: nvidia-smi lists %s, %s and a C++ compiler works" % (names[0] if names else "a GPU", pygpu_why)
-    reasons = []
-    if not gpu:
-        output = get(record, "gpu.nvidia_smi.output")
-        reasons.append("no working NVIDIA GPU (%s)" % (str(output).splitlines()[0] if output else "nvidia-smi not found or failed")
-                       if gpu is False else "the GPU was not probed")
-    if not pygpu:
-        reasons.append(pygpu_why)
-    if not compiler:
-        reasons.append("no C++ compiler")
-    return "cpu", "cpu: %s" % "; ".join(reasons)
+    """device for the written config: the GPU only when legacydoc.readiness says it would
+    run there (the same answer check gives), with the config's compiler."""
+    device = "gpu" if config.schema.id == "theano-0.8.2" else "cuda"
+    decision = readiness.gpu_decision(record, device, config.schema.version, compiler=compiler)
+    if decision.runs_on == "gpu":
+        names = machine.gpu_names(record)
+        _, pygpu_why = readiness.pygpu_status(record)
+        uses = pygpu_why + " and " if device == "cuda" else ""
+        return device, "%s: nvidia-smi lists %s, %sa C++ compiler works" % (device, names[0] if names else "a GPU", uses)
+    why = decision.reasons + ["not known: %s" % u for u in decision.unknown]
+    return "cpu", "cpu: %s" % "; ".join(why)
 
 
 def _blas_flags(record: Mapping[str, Any]) -> tuple[str, str]:
@@ -185,13 +182,11 @@ def generate(record: Mapping[str, Any], config: EffectiveConfig, target: Optiona
     schema = config.schema
     lines: list[Line] = []
     notes: list[str] = []
-    cxx_default = machine.theano_cxx(record)
-    other_gxx = machine.usable_gxx(record)
+    cxx_default = readiness.theano_cxx(record)
+    other_gxx = readiness.usable_gxx(record)
     compiler = bool(cxx_default) or bool(other_gxx)
+    # Theano 0.8's working backend is the old one (its cuda backend was experimental).
     device, device_why = _gpu_decision(record, config, compiler)
-    if device == "cuda" and schema.id == "theano-0.8.2":
-        device = "gpu"  # 0.8's working backend; its cuda backend was experimental
-        device_why = "gpu (the backend of Theano 0.8): " + device_why.split(": ", 1)[1]
     lines.append(Line("device", device, device_why))
     lines.append(Line("floatX", "float32", "float32: what GPUs compute fast (Theano's default float64 is slow on them)"))
     lines.append(Line("mode", "FAST_RUN", "FAST_RUN: all graph optimisations (mode names are upper-case)"))

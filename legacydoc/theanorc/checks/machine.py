@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Mapping, Optional
 
 from legacydoc.facts import get
+from legacydoc import readiness
 from legacydoc.theanorc import machine
 from legacydoc.theanorc.checks.base import Context, _fix_for, _place, config_lines
 from legacydoc.theanorc.discovery import theanorc_line
@@ -24,7 +25,7 @@ def check_gpu(ctx: Context) -> None:
     fields = dict(file=anchor.origin.file if anchor.origin.source == "file" else anchor.origin.source,
                   line=anchor.origin.line, section="global", option=anchor.option["option"], value=anchor.value)
     to_cpu = _fix_for(anchor, "cpu") if anchor.name == "device" else _fix_for(anchor, "")
-    usable, evidence = machine.pygpu_status(ctx.record)
+    usable, evidence = readiness.pygpu_status(ctx.record)
     if usable is False:
         pin = "pygpu=0.7" if ctx.schema.id in ("theano-1.0.5", "theano-pymc-1.1.2") else "pygpu=0.6"
         ctx.add(
@@ -34,7 +35,7 @@ def check_gpu(ctx: Context) -> None:
             % (where, anchor.name, anchor.value, evidence),
             "conda install -c mila-udem %s" % pin, **fields,
         )
-    gpu = machine.gpu_usable(ctx.record)
+    gpu = readiness.gpu_usable(ctx.record)
     if gpu is False:
         output = get(ctx.record, "gpu.nvidia_smi.output") or ("nvidia-smi was not found" if not get(
             ctx.record, "gpu.nvidia_smi.found") else "nvidia-smi listed no GPU")
@@ -47,7 +48,7 @@ def check_gpu(ctx: Context) -> None:
         )
     cxx = config["cxx"]
     if cxx.value == "":
-        other = machine.usable_gxx(ctx.record)
+        other = readiness.usable_gxx(ctx.record)
         ctx.add(
             "cuda-without-compiler", "error",
             "%s: %s=%s needs a C++ compiler, but %s; the gpuarray backend refuses to start (\"The new gpu-backend "

@@ -1,0 +1,183 @@
+"""Can Theano's GPU backend start here? One answer, from the facts record alone.
+
+The rules read it as derived facts (``derived.gpu.usable``, ``derived.pygpu.usable``,
+``derived.compiler.usable``, ``derived.theano.runs_on`` ...) and ``theanorc --write``
+decides ``device`` from the same functions, so the two never disagree.
+
+Each answer is ``True``, ``False`` or ``None``: ``None`` means the record does not say
+(the area was not probed, the probe timed out, a ticket's record leaves it out), and
+nothing is claimed about it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Optional
+
+from legacydoc.facts import get
+from legacydoc.versions import parse_version
+
+
+def _recorded_table(record: Mapping[str, Any], table: str) -> bool:
+    """The table was probed and its probe did not fail."""
+    value = record.get(table)
+    return isinstance(value, Mapping) and bool(value) and not value.get("probe_error")
+
+
+def gpu_usable(record: Mapping[str, Any]) -> Optional[bool]:
+    """nvidia-smi ran fine and listed at least one GPU. None: nvidia-smi was not recorded,
+    or it answered but the devices were not recorded."""
+    smi = get(record, "gpu.nvidia_smi")
+    if not isinstance(smi, Mapping) or not smi:
+        return None
+    if smi.get("found") is False or smi.get("timed_out") is True:
+        return False if smi.get("found") is False else None
+    rc = smi.get("rc")
+    if isinstance(rc, int) and not isinstance(rc, bool) and rc != 0:
+        return False
+    devices, count = get(record, "gpu.devices"), get(record, "gpu.count")
+    if isinstance(devices, list):
+        return len(devices) > 0
+    if isinstance(count, int) and not isinstance(count, bool):
+        return count > 0
+    return None
+
+
+def gpu_failure_text(record: Mapping[str, Any]) -> str:
+    """What nvidia-smi said, in a few words, for a reason line."""
+    if get(record, "gpu.nvidia_smi.found") is False:
+        return "nvidia-smi was not found"
+    output = get(record, "gpu.nvidia_smi.output")
+    if isinstance(output, str) and output.strip():
+        return output.strip().splitlines()[0]
+    return "nvidia-smi listed no GPU"
+
+
+def packages_recorded(record: Mapping[str, Any]) -> bool:
+    """The target's packages were read (so a package missing from them is not installed)."""
+    return get(record, "python.probe_ok") is True and isinstance(get(record, "packages.found"), list)
+
+
+def pygpu_status(record: Mapping[str, Any]) -> tuple[Optional[bool], str]:
+    """(usable, evidence): a real ``import pygpu`` wins; else the installed distribution,
+    conda package or package folder. None when the target's packages were not read."""
+    check = get(record, "packages.import_check.pygpu")
+    if isinstance(check, Mapping) and not check.get("skipped") and "ok" in check:
+        if check.get("ok"):
+            return True, "import pygpu worked (pygpu %s)" % check.get("version", "of unknown version")
+        return False, "import pygpu failed: %s" % check.get("error", "an error legacydoc did not record")
+    dist = get(record, "packages.pygpu")
+    if isinstance(dist, Mapping):
+        version = dist.get("version")
+        return True, "pygpu %s is installed" % version if version else "pygpu is installed (version not recorded)"
+    conda = get(record, "packages.conda.pygpu")
+    if isinstance(conda, Mapping):
+        return True, "conda package pygpu %s is installed" % conda.get("version", "(version not recorded)")
+    if get(record, "packages.pygpu_import_dir"):
+        return True, "a pygpu package is on sys.path (%s)" % get(record, "packages.pygpu_import_dir")
+    if not packages_recorded(record):
+        return None, "the target's packages were not read"
+    return False, "pygpu is not installed in the target interpreter"
+
+
+def theano_cxx(record: Mapping[str, Any]) -> Optional[str]:
+    """What Theano's cxx default resolves to ('' = no compiler; None = not probed)."""
+    value = get(record, "compilers.theano_cxx")
+    if isinstance(value, str):
+        return value
+    if get(record, "compilers.found") is False or get(record, "compilers.gxx.found") is False:
+        return ""
+    return None
+
+
+def compiler_usable(record: Mapping[str, Any]) -> Optional[bool]:
+    cxx = theano_cxx(record)
+    return None if cxx is None else cxx != ""
+
+
+def usable_gxx(record: Mapping[str, Any]) -> Optional[str]:
+    """The first g++ that ran, wherever it was found (PATH first)."""
+    for entry in get(record, "compilers.gxx_all", []) or []:
+        if isinstance(entry, Mapping) and entry.get("ok") and entry.get("path"):
+            return str(entry["path"])
+    return None
+
+
+def backend(device: Any, theano_version: Any = None) -> Optional[str]:
+    """Which Theano backend a device value selects: 'old' (device=gpu*, theano.sandbox.cuda,
+    removed in 1.0), 'gpuarray' (cuda*/opencl*, pygpu) or 'cpu'. None: unknown device."""
+    if not isinstance(device, str) or not device:
+        return None
+    if device.startswith("gpu"):
+        return "old"
+    if device.startswith(("cuda", "opencl")):
+        return "gpuarray"
+    if device == "cpu":
+        return "cpu"
+    return None
+
+
+def old_backend_removed(theano_version: Any) -> Optional[bool]:
+    """Theano 1.0 removed theano.sandbox.cuda (device=gpu)."""
+    version = parse_version(theano_version)
+    return None if version is None else version.release[:1] >= (1,)
+
+
+@dataclass
+class Decision:
+    """Where Theano would run, and why not on the GPU."""
+
+    runs_on: str  # "gpu" | "cpu" | "unknown"
+    reasons: list[str] = field(default_factory=list)  # why not on the GPU (known facts only)
+    unknown: list[str] = field(default_factory=list)  # what the record does not say
+
+
+def gpu_decision(
+    record: Mapping[str, Any],
+    device: Any,
+    theano_version: Any = None,
+    compiler: Optional[bool] = None,
+    blockers: tuple[str, ...] = (),
+) -> Decision:
+    """Would Theano run on the GPU with this device setting? Reasons are claimed only from
+    what the record shows; what it lacks is listed as unknown. ``compiler`` overrides what
+    the record says about the C++ compiler (a config about to set cxx); ``blockers`` are
+    further known reasons the backend cannot start (a library libgpuarray cannot load)."""
+    which = backend(device, theano_version)
+    decision = Decision("cpu")
+    gpu = gpu_usable(record)
+    if which in (None, "cpu"):
+        if which is None:
+            decision.unknown.append("the device Theano is configured for")
+            decision.runs_on = "unknown"
+        if gpu is False:
+            decision.reasons.append("no working NVIDIA GPU was found (%s)" % gpu_failure_text(record))
+        decision.reasons.append("the config says device=%s" % device if device else "device is not recorded")
+        return decision
+    if which == "old" and old_backend_removed(theano_version):
+        decision.reasons.append("device=%s is the old backend, removed in Theano 1.0" % device)
+    if gpu is False:
+        decision.reasons.append("no working NVIDIA GPU (%s)" % gpu_failure_text(record))
+    elif gpu is None:
+        decision.unknown.append("whether a working NVIDIA GPU is there")
+    if which == "gpuarray":
+        pygpu, why = pygpu_status(record)
+        if pygpu is False:
+            decision.reasons.append(why)
+        elif pygpu is None:
+            decision.unknown.append("whether pygpu is installed")
+    if which == "gpuarray":
+        decision.reasons.extend(blockers)
+    if compiler is None:
+        compiler = compiler_usable(record)
+    if compiler is False:
+        decision.reasons.append("no C++ compiler: the GPU backend needs one")
+    elif compiler is None:
+        decision.unknown.append("whether a C++ compiler is there")
+    if decision.reasons:
+        decision.runs_on = "cpu"
+    elif decision.unknown:
+        decision.runs_on = "unknown"
+    else:
+        decision.runs_on = "gpu"
+    return decision

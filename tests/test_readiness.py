@@ -1,0 +1,58 @@
+"""One answer to "would Theano run on the GPU here": check's derived facts, its rules, and
+theanorc --write all take it from legacydoc.readiness."""
+
+from __future__ import annotations
+
+import copy
+
+from conftest import REPO
+from legacydoc import facts, readiness
+from legacydoc.checkup import run_check
+from legacydoc.engine import load_rules
+from legacydoc.theanorc import effective_config
+from legacydoc.theanorc.writer import generate
+
+HEALTHY = REPO / "fixtures" / "healthy-linux-gtx1080ti-cuda102" / "facts.toml"
+RULES = load_rules()
+
+
+def _healthy() -> dict:
+    return facts.load(HEALTHY)
+
+
+def test_the_healthy_machine_runs_on_the_gpu_everywhere() -> None:
+    record = _healthy()
+    result = run_check(record, RULES)
+    assert result.facts["derived"]["theano"]["runs_on"] == "gpu"
+    lines = {line.name: line.value for line in generate(record, effective_config(record)).lines}
+    assert lines["device"] == "cuda"
+
+
+def test_a_failed_pygpu_import_fires_ld115_and_keeps_both_on_the_cpu() -> None:
+    record = copy.deepcopy(_healthy())
+    record["packages"]["import_check"] = {"pygpu": {"ok": False, "error": "ImportError: libgpuarray.so.3: cannot open"}}
+    result = run_check(record, RULES)
+    ld115 = [d for d in result.every() if d.id == "LD115"]
+    assert ld115 and "import pygpu failed" in ld115[0].title
+    assert result.facts["derived"]["theano"]["runs_on"] == "cpu"
+    assert "would run on the CPU" in result.runs_on()
+    generated = generate(record, effective_config(record))
+    device = generated.lines[0]
+    assert device.name == "device" and device.value == "cpu"
+    assert "import pygpu failed" in device.why
+
+
+def test_nothing_is_claimed_about_what_was_not_recorded() -> None:
+    record = {"theano_config": {"flags": {"THEANO_FLAGS": "device=cuda"}, "files": []}}
+    decision = readiness.gpu_decision(record, "cuda", "1.0.5")
+    assert decision.runs_on == "unknown" and decision.reasons == []
+    assert set(decision.unknown) == {
+        "whether a working NVIDIA GPU is there", "whether pygpu is installed", "whether a C++ compiler is there"}
+    assert readiness.pygpu_status(record) == (None, "the target's packages were not read")
+
+
+def test_backend_of_each_device_value() -> None:
+    assert readiness.backend("gpu0") == "old"
+    assert readiness.backend("cuda1") == "gpuarray" and readiness.backend("opencl0:0") == "gpuarray"
+    assert readiness.backend("cpu") == "cpu" and readiness.backend(None) is None
+    assert readiness.old_backend_removed("1.0.5") is True and readiness.old_backend_removed("0.9.0") is False
