@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any, Union
 
 # --- the vocabulary -------------------------------------------------------------------------------
@@ -46,7 +46,7 @@ class MapOf:
     dotted: bool = False
 
     def matches(self, key: str) -> bool:
-        return _regex(self.key_pattern).fullmatch(key) is not None
+        return re.fullmatch(self.key_pattern, key) is not None  # re caches the compiled pattern
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,11 +63,6 @@ class ListOf:
 
 
 Kind = Union[str, ListKind, MapOf, Table, ListOf]
-
-
-@cache
-def _regex(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
 
 
 # Every fact table may say why its probe failed or overran (probes/__init__.py).
@@ -193,8 +188,7 @@ CUDNN = fact_table({
 # --- libraries (probes/libraries.py; file names read by probes/libnames.py) -----------------------
 LIBRARIES = fact_table({
     "os_rules": STR, "exe_dir_known": BOOL, "ldconfig": COMMAND,
-    "ldconfig_cache": Table({"entries": INT, "unparsed": INT, "header_count": INT, "cache_file": STR,
-                             "generator": STR}),
+    "ldconfig_cache": Table({"entries": INT, "unparsed": INT, "header_count": INT, "cache_file": STR, "generator": STR}),
     "search_order": ListOf(Table({
         "order": INT, "dir": STR, "source": STR, "path_index": INT, "unexpanded_vars": list_of(STR),
         "means_cwd": BOOL, "loader_searches": BOOL, "duplicate_of": INT, "same_dir_as": INT, "error": STR,
@@ -538,8 +532,13 @@ class _Walk:
         elif isinstance(kind, (ListKind, ListOf)):
             self.check_list(path, value, kind, depth)
         elif kind is None:  # undeclared: only how deep it goes is checked
-            children = value.values() if isinstance(value, Mapping) else value if isinstance(value, _CONTAINERS) else ()
-            self.work.extend((path, c, None, depth + 1) for c in children if isinstance(c, _CONTAINERS))
+            if depth == 1:
+                self.note(f"{path}: not a table of the facts record")
+            pairs = value.items() if isinstance(value, Mapping) else enumerate(value) if isinstance(value, _CONTAINERS) else ()
+            self.work.extend(reversed([
+                (_join(path, _key_text(k)) if isinstance(k, str) else f"{path}[{k!r:.40}]", c, None, depth + 1)
+                for k, c in pairs if isinstance(c, _CONTAINERS)
+            ]))
         elif not isinstance(value, Mapping):
             self.fail(path, "a table", value)
         else:
@@ -569,9 +568,7 @@ class _Walk:
                 continue
             where = _join(path, _key_text(key))
             child_kind = _child_kind(kind, key)
-            if child_kind is None and not path:
-                self.note(f"{where}: not a table of the facts record")
-            elif child_kind is None and self.undeclared is not None:
+            if child_kind is None and path and self.undeclared is not None:
                 self.undeclared.append(where)
             children.append((where, child, child_kind, depth + 1))
         self.work.extend(reversed(children))

@@ -201,10 +201,14 @@ def test_windows_discovery_and_theanorc_lines() -> None:
     assert theanorc_line(rec, add=["D:\\proj\\.theanorc"]).startswith("set THEANORC=")
     target = write_target(rec)
     assert target is not None and target.path == "C:\\Users\\ann\\.theanorc.txt"  # the later file wins
-    assert config_file_paths(None, "C:\\Users\\ann", windows=True) == ["C:\\Users\\ann\\.theanorc", "C:\\Users\\ann\\.theanorc.txt"]
-    assert config_file_paths("a;~\\b", "C:\\Users\\ann", windows=True) == ["a", "C:\\Users\\ann\\b"]
-    assert config_file_paths(None, "/home/ann", windows=False) == ["/home/ann/.theanorc"]
-    assert config_file_paths("", "/home/ann", windows=False) == [""]  # set but empty: no file at all
+    def paths(*args, **kw):
+        return [path for path, _origin in config_file_paths(*args, **kw)]
+
+    assert paths(None, "C:\\Users\\ann", windows=True) == ["C:\\Users\\ann/.theanorc", "C:\\Users\\ann/.theanorc.txt"]
+    assert paths("a;~\\b", "C:\\Users\\ann", windows=True) == ["a", "C:\\Users\\ann\\b"]
+    assert paths(None, "/home/ann", windows=False) == ["/home/ann/.theanorc"]
+    assert paths("", "/home/ann", windows=False) == [""]  # set but empty: no file at all
+    assert config_file_paths("x:y", "/home/ann", windows=False) == [("x", "THEANORC"), ("y", "THEANORC")]
 
 
 def test_windows_locale_warnings() -> None:

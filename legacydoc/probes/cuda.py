@@ -14,11 +14,9 @@ probe at a fake tree.
 
 from __future__ import annotations
 
-import configparser
 import json
 import os
 import re
-import shlex
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 from legacydoc.probes.context import ProbeContext
@@ -137,49 +135,8 @@ def parse_version_json(text: str) -> dict[str, Any]:
         return {}
 
 
-# --------------------------------------------------------------------------------------
-# Theano settings (tiny reader; the theano_config probe does the full job)
-# --------------------------------------------------------------------------------------
-def parse_theano_flags(text: str) -> list[tuple[str, str]]:
-    """THEANO_FLAGS -> [(key, value)] in order, split the way Theano does (shlex, commas).
-
-    Keys are not stripped around ``=``: Theano does not strip them either, so
-    ``cuda.root = x`` is not ``cuda.root`` for Theano and must not be for us.
-    """
-    try:
-        lexer = shlex.shlex(text, posix=True)
-        lexer.whitespace = ","
-        lexer.whitespace_split = True
-        items = list(lexer)
-    except Exception:  # unbalanced quotes: Theano would fail; take the plain split
-        items = text.split(",")
-    pairs = []
-    for item in items:
-        item = item.strip()
-        if "=" in item:
-            key, value = item.split("=", 1)
-            pairs.append((key, value))
-    return pairs
-
-
-def theano_config_files(ctx: ProbeContext) -> list[str]:
-    """The config files Theano would read, in order (later ones override earlier)."""
-    raw = ctx.env("THEANORC", _UNSET)
-    entries = ["~/.theanorc"] if raw == _UNSET else raw.split(ctx.pathsep)
-    if raw == _UNSET and ctx.is_windows:
-        entries.append("~/.theanorc.txt")  # only when THEANORC is unset (Theano's rule)
-    files = []
-    for entry in entries:
-        if not entry:
-            continue
-        path = ctx.expanduser(entry)
-        if not ctx.pathmod.isabs(path):
-            path = ctx.pathmod.join(str(ctx.cwd), path)
-        files.append(ctx.pathmod.normpath(path))  # "C:\\Users\\me/.theanorc" -> one separator
-    return files
-
-
 def _read_text(path: str, limit: int = _MAX_FILE_BYTES) -> Optional[str]:
+    """A small text file (version.txt, a wrapper script), or None when unreadable."""
     try:
         with open(path, "rb") as fh:
             data = fh.read(limit)
@@ -194,47 +151,11 @@ def _read_text(path: str, limit: int = _MAX_FILE_BYTES) -> Optional[str]:
 
 
 def read_theano_settings(ctx: ProbeContext, keys: Sequence[str]) -> dict[str, dict[str, str]]:
-    """For each dotted Theano key ("cuda.root", "dnn.include_path") that is set:
-    {key: {"value": <what Theano sees>, "source": <file path> | "THEANO_FLAGS",
-    "typed": <the flag text, only when Theano's parsing changed it>}}. THEANO_FLAGS beats the
-    files; a later file beats an earlier one. Both spellings ``a.b`` and Theano-PyMC's
-    ``a__b`` are accepted in THEANO_FLAGS. Any error in a file -> that file is ignored.
-    """
-    found: dict[str, dict[str, str]] = {}
-    for path in theano_config_files(ctx):
-        text = _read_text(path)
-        if text is None:
-            continue
-        try:
-            # interpolation off: a stray % must not make us lose the whole file
-            parser = configparser.ConfigParser(interpolation=None, strict=False)
-            parser.read_string(text, source=path)
-            for key in keys:
-                section, option = key.rsplit(".", 1)
-                if parser.has_section(section) and parser.has_option(section, option):
-                    found[key] = {"value": parser.get(section, option), "source": path}
-        except Exception:
-            continue
-    flags = ctx.env("THEANO_FLAGS")
-    if flags:
-        spellings = {}
-        for key in keys:
-            spellings[key] = key
-            spellings[key.replace(".", "__")] = key
-        # What the user typed, split naively: shlex eats unquoted backslashes, so
-        # THEANO_FLAGS=dnn.include_path=C:\cudnn\include reaches Theano as C:cudnninclude.
-        typed = {}
-        for item in flags.split(","):
-            if "=" in item.strip():
-                k, v = item.strip().split("=", 1)
-                typed[k] = v
-        for flag_key, value in parse_theano_flags(flags):
-            if flag_key in spellings:
-                entry = {"value": value, "source": "THEANO_FLAGS"}
-                if typed.get(flag_key, value) != value:
-                    entry["typed"] = typed[flag_key]
-                found[spellings[flag_key]] = entry
-    return found
+    """What the config files and THEANO_FLAGS set for these options (``cuda.root``, the
+    ``dnn.*`` paths), as the config model reads them: {key: {value, source, typed?}}."""
+    from legacydoc.probes.theano_config import theano_settings
+
+    return theano_settings(ctx, tuple(keys))
 
 
 # --------------------------------------------------------------------------------------

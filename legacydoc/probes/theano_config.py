@@ -23,15 +23,15 @@ gof/compilelock.py):
 from __future__ import annotations
 
 import codecs
-import configparser
 import os
 import re
-import shlex
 import stat
 import time
 from typing import Any, Optional
 
 from legacydoc.probes.context import ProbeContext
+from legacydoc.theanorc.discovery import config_file_paths
+from legacydoc.theanorc.explicit import explicit_settings, inputs_record
 
 
 # A .theanorc is a few lines; anything past this is not worth carrying in the facts.
@@ -206,14 +206,33 @@ def describe_file(path: str, on_disk: str) -> dict[str, Any]:
 
 
 def config_file_list(ctx: ProbeContext) -> list[tuple[str, str]]:
-    """(path, origin) of every file Theano 1.0.5 would hand to ConfigParser.read."""
-    theanorc = _env_or_none(ctx, "THEANORC")
-    if theanorc is not None:
-        return [(ctx.expanduser(part), "THEANORC") for part in theanorc.split(ctx.pathsep)]
-    files = [(ctx.expanduser("~/.theanorc"), "default")]
-    if _is_win32(ctx):
-        files.append((ctx.expanduser("~/.theanorc.txt"), "default"))
+    """(path, origin) of every file Theano would hand to ConfigParser.read (the config
+    model's rule, with this machine's expanduser)."""
+    return config_file_paths(
+        _env_or_none(ctx, "THEANORC"), ctx.home() or "", ctx.is_windows, _is_win32(ctx), ctx.expanduser
+    )
+
+
+def read_config_files(ctx: ProbeContext) -> list[dict[str, Any]]:
+    files: list[dict[str, Any]] = []
+    for path, origin in config_file_list(ctx):
+        fact: dict[str, Any] = {"path": path, "from": origin}
+        fact.update(describe_file(path, _on_disk(ctx, path)))
+        files.append(fact)
     return files
+
+
+def theano_settings(
+    ctx: ProbeContext, names: tuple[str, ...], files: Optional[list[dict[str, Any]]] = None
+) -> dict[str, dict[str, str]]:
+    """The settings the config files and THEANO_FLAGS give these options, read by the config
+    model (legacydoc.theanorc): what the cuda and cudnn probes need before the record exists."""
+    if files is None:
+        files = read_config_files(ctx)
+    record = inputs_record(
+        ctx.family, files, _env_or_none(ctx, "THEANO_FLAGS"), _env_or_none(ctx, "THEANORC"), ctx.environ, ctx.home()
+    )
+    return explicit_settings(record, names)
 
 
 def _unread_files(ctx: ProbeContext, read: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -252,56 +271,13 @@ def _unread_files(ctx: ProbeContext, read: list[dict[str, Any]]) -> list[dict[st
 # --- base_compiledir ----------------------------------------------------------------
 
 
-def parse_flags_string(text: str) -> dict[str, str]:
-    """THEANO_FLAGS as Theano splits it: comma-separated key=value, shell quoting,
-    later duplicates win, items without '=' dropped. Malformed quoting -> {} (Theano
-    itself fails to import then). Never raises."""
-    result: dict[str, str] = {}
-    try:
-        lexer = shlex.shlex(text, posix=True)
-        lexer.whitespace = ","
-        lexer.whitespace_split = True
-        items = list(lexer)
-    except ValueError:
-        return {}
-    for item in items:
-        item = item.strip()
-        if "=" in item:
-            key, value = item.split("=", 1)
-            result[key] = value
-    return result
-
-
-def _config_file_values(files: list[dict[str, Any]], option: str) -> Optional[tuple[str, str]]:
-    """(value, path) of ``[global] option`` from the last file that sets it."""
-    found: Optional[tuple[str, str]] = None
-    for fact in files:
-        text = fact.get("text")
-        if not isinstance(text, str):
-            continue
-        parser = configparser.ConfigParser(interpolation=None, strict=False)
-        try:
-            parser.read_string(text, source=fact["path"])
-        except (configparser.Error, ValueError):
-            # The whole file fails in Theano too; the config model reports why.
-            continue
-        try:
-            value = parser.get("global", option, fallback=None)
-        except configparser.Error:
-            value = None
-        if value is not None:
-            found = (value, fact["path"])
-    return found
-
-
-def _setting(files: list[dict[str, Any]], flags: dict[str, str], option: str) -> Optional[dict[str, str]]:
-    # Precedence as in Theano: THEANO_FLAGS over config files over the default.
-    if option in flags:
-        return {"value": flags[option], "source": "THEANO_FLAGS"}
-    found = _config_file_values(files, option)
-    if found is not None:
-        return {"value": found[0], "source": "config_file", "source_file": found[1]}
-    return None
+def _as_compiledir_setting(setting: Optional[dict[str, str]]) -> Optional[dict[str, str]]:
+    """The model's answer in the shape the compiledir facts have always had."""
+    if setting is None:
+        return None
+    if setting["source"] == "THEANO_FLAGS":
+        return {"value": setting["value"], "source": "THEANO_FLAGS"}
+    return {"value": setting["value"], "source": "config_file", "source_file": setting["source"]}
 
 
 def _default_base_compiledir(ctx: ProbeContext) -> tuple[str, str]:
@@ -403,9 +379,9 @@ def _creatable(path: str) -> bool:
 
 def compiledir_facts(ctx: ProbeContext, files: list[dict[str, Any]], now: Optional[float] = None) -> dict[str, Any]:
     now = time.time() if now is None else now
-    flags = parse_flags_string(_env_or_none(ctx, "THEANO_FLAGS") or "")
     fact: dict[str, Any] = {}
-    setting = _setting(files, flags, "base_compiledir")
+    settings = theano_settings(ctx, ("base_compiledir", "compiledir"), files)
+    setting = _as_compiledir_setting(settings.get("base_compiledir"))
     if setting is None:
         base, default_from = _default_base_compiledir(ctx)
         fact.update({"base_compiledir": base, "source": "default", "default_from": default_from})
@@ -418,7 +394,7 @@ def compiledir_facts(ctx: ProbeContext, files: list[dict[str, Any]], now: Option
         if "source_file" in setting:
             fact["source_file"] = setting["source_file"]
     # An explicit compiledir bypasses base_compiledir/compiledir_<platform> entirely.
-    explicit = _setting(files, flags, "compiledir")
+    explicit = _as_compiledir_setting(settings.get("compiledir"))
     if explicit is not None:
         fact["compiledir_setting"] = explicit["value"]
         fact["compiledir_setting_source"] = explicit["source"]
@@ -456,11 +432,7 @@ def compiledir_facts(ctx: ProbeContext, files: list[dict[str, Any]], now: Option
 
 
 def collect(ctx: ProbeContext) -> dict[str, Any]:
-    files: list[dict[str, Any]] = []
-    for path, origin in config_file_list(ctx):
-        fact: dict[str, Any] = {"path": path, "from": origin}
-        fact.update(describe_file(path, _on_disk(ctx, path)))
-        files.append(fact)
+    files = read_config_files(ctx)
     result: dict[str, Any] = {"files": files, "unread_files": _unread_files(ctx, files)}
     flags = {}
     for name in FLAG_VARIABLES:

@@ -9,27 +9,38 @@ theano_config probe applies exactly this; these helpers work from its facts.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 from legacydoc.facts import get
 from legacydoc.theanorc import machine
 
 
-def config_file_paths(theanorc: Optional[str], home: str, windows: bool, win32: bool = True) -> list[str]:
-    """The list Theano builds (pure: ``theanorc`` is the variable's value or None)."""
+def config_file_paths(
+    theanorc: Optional[str],
+    home: str,
+    windows: bool,
+    win32: bool = True,
+    expanduser: Optional[Callable[[str], str]] = None,
+) -> list[tuple[str, str]]:
+    """(path, origin) of every file Theano hands to ConfigParser.read, in order: THEANORC
+    split on os.pathsep (a set-but-empty THEANORC counts as set), each entry through
+    expanduser; else ~/.theanorc and, on win32 only, ~/.theanorc.txt. ``expanduser`` is
+    the live machine's (a probe) or, by default, home-prefix replacement (a record)."""
     sep = ";" if windows else ":"
 
     def expand(path: str) -> str:
+        if expanduser is not None:
+            return expanduser(path)
         if path == "~" or path.startswith("~/") or (windows and path.startswith("~\\")):
             return home + path[1:] if home else path
         return path
 
     if theanorc is not None:
-        return [expand(part) for part in theanorc.split(sep)]
-    slash = "\\" if windows else "/"
-    files = [expand("~" + slash + ".theanorc")]
+        return [(expand(part), "THEANORC") for part in theanorc.split(sep)]
+    # Theano's own literals: on Windows expanduser keeps the '/' ("C:\\Users\\me/.theanorc").
+    files = [(expand("~/.theanorc"), "default")]
     if windows and win32:
-        files.append(expand("~" + slash + ".theanorc.txt"))
+        files.append((expand("~/.theanorc.txt"), "default"))
     return files
 
 
