@@ -195,3 +195,53 @@ def test_load_rules_rejects_duplicates_and_unknown_explains(tmp_path: Path) -> N
         engine.load_rules([pack], include_builtin=False)
     with pytest.raises(RuleError, match="rules directory not found"):
         engine.load_rules([tmp_path / "nope"], include_builtin=False)
+
+
+# --- the [config_findings] table ---------------------------------------------------------
+
+CONFIG_PACK = """
+[config_findings]
+area = "config"
+layer = "config"
+for_each = "config.findings"
+why = "{item.message}"
+fix = ["{item.fix_line}"]
+references = ["Theano rel-1.0.5 theano/configparser.py"]
+
+[config_findings.example]
+"packages.theano" = { name = "Theano", version = "1.0.5" }
+theanorc_file = { path = "/home/u/.theanorc", from = "default", exists = true, readable = true, kind = "file", encoding = "utf-8" }
+
+[[config_findings.rule]]
+id = "X1"
+name = "x-one"
+severity = "warning"
+kinds = KINDS
+title = "T"
+fires = [{ theanorc = "[cudnn]\\nenable = True\\n" }]
+"""
+
+
+def test_config_findings_expand_into_ordinary_rules(tmp_path) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text(CONFIG_PACK.replace("KINDS", '["unknown-option"]'))
+    [rule] = load_rule_file(path)
+    assert rule.when == {"fact": "item.kind", "in": ["unknown-option"]}
+    assert rule.for_each == "config.findings" and rule.why == "{item.message}"
+    assert rule.references[-1].endswith("findings of kind unknown-option")
+    [example] = rule.fires
+    assert example["packages.theano"]["version"] == "1.0.5"
+    assert example["theano_config.files"][0]["text"] == "[cudnn]\nenable = True\n"
+    assert example["theano_config.files"][0]["path"] == "/home/u/.theanorc"
+
+
+@pytest.mark.parametrize("kinds, message", [
+    ('["no-such-kind"]', "unknown finding kind 'no-such-kind'"),
+    ("[]", "'kinds' must be a non-empty list"),
+    ('"unknown-option"', "'kinds' must be a non-empty list"),
+])
+def test_config_findings_refuse_bad_kinds(tmp_path, kinds: str, message: str) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text(CONFIG_PACK.replace("KINDS", kinds))
+    with pytest.raises(RuleError, match=message):
+        load_rule_file(path)

@@ -255,7 +255,9 @@ def config_rules(table: Any, source: str) -> list[dict[str, Any]]:
             raise _fail(source, rule_id, "unknown finding kind '%s'" % unknown_kinds[0])
         rule = dict(shared)
         rule.update({k: entry[k] for k in ("id", "name", "severity", "title", "explains") if k in entry})
-        rule["references"] = list(table.get("references", [])) + list(entry.get("references", []))
+        rule["references"] = list(table.get("references", [])) + list(entry.get("references", [])) + [
+            "legacydoc/theanorc/checks/base.py: the config model's findings of kind %s" % ", ".join(kinds)
+        ]
         rule["when"] = {"fact": "item.kind", "in": list(kinds)}
         for key in ("fires", "quiet"):
             cases = entry.get(key, [])
