@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -223,13 +224,17 @@ def test_devices_drop_values_that_do_not_fit_their_field() -> None:
     assert devices_from_rows(rows) == [{"index": 1, "name": "X"}]
 
 
-def test_parsers_survive_random_input() -> None:
+def test_parsers_keep_their_shape_on_random_input() -> None:
     rng = random.Random(1234)
     alphabet = "0123456789.,:|[]NA/ \n\r\tDriverVsionCUDA-SMI"
+    version = re.compile(r"^[0-9]+(\.[0-9]+)*$")
     for _ in range(300):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 200)))
-        parse_header(text)
-        parse_query_csv(text, QUERY_FIELDS)
+        header = parse_header(text)
+        assert set(header) <= {"driver_version", "cuda_version", "smi_version"}, header
+        assert all(version.match(v) for v in header.values()), header
+        for row in parse_query_csv(text, QUERY_FIELDS):
+            assert set(row) <= set(QUERY_FIELDS), row
         parse_proc_version(text)
         devices_from_rows(parse_query_csv(text, QUERY_FIELDS))
 

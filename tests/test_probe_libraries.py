@@ -120,10 +120,11 @@ def test_library_kind_and_version_rejects(name, windows):
     assert library_kind_and_version(name, windows) is None
 
 
-def test_library_kind_and_version_never_raises_on_odd_input():
+def test_library_kind_and_version_refuses_odd_input():
     for junk in (None, 12, "\x00", "cudart64_" + "9" * 500 + ".dll", "libcudart.so." + "1." * 200 + "1"):
-        library_kind_and_version(junk, True)  # type: ignore[arg-type]
-        library_kind_and_version(junk, False)  # type: ignore[arg-type]
+        assert library_kind_and_version(junk, True) is None  # type: ignore[arg-type]
+        assert library_kind_and_version(junk, False) is None  # type: ignore[arg-type]
+    assert libnames.parse_cuda_version("9" * 5000) is None  # no 5,000-digit int is ever built
 
 
 def test_macos_dylib_names():

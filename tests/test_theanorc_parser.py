@@ -81,10 +81,21 @@ def test_dialect_for() -> None:
         "py3", "py2", "py3", "py3", "py310", "py310"]
 
 
-def test_never_raises_on_garbage() -> None:
-    for text in ("\x00\x01\x02", "[", "]", "=", ":", "\ufeff", "[a]\n\t\x0b=\x0c\n", "%(", "[a]\n" + "x" * 100000):
-        parse_text(text)
-        parse_text(text, "py2")
+@pytest.mark.parametrize("text, fatal", [
+    ("\x00\x01\x02", "missing-section-header"),
+    ("[", "missing-section-header"),
+    ("]", "missing-section-header"),
+    ("=", "missing-section-header"),
+    (":", "missing-section-header"),
+    ("\ufeff", "missing-section-header"),
+    ("%(", "missing-section-header"),
+    ("[a]\n\t\x0b=\x0c\n", "parse-error"),
+    ("[a]\n" + "x" * 100000, "parse-error"),  # an option line without '=' or ':'
+])
+def test_garbage_is_the_error_configparser_raises(text: str, fatal: str) -> None:
+    for dialect in ("py3", "py2"):
+        parsed = parse_text(text, dialect)
+        assert parsed.fatal is not None and parsed.fatal.kind == fatal, (dialect, parsed.issues)
 
 
 # --- Python 2's ConfigParser, for real -----------------------------------------------------

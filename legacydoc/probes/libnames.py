@@ -293,6 +293,9 @@ def _posix_info(filename: str, mac: bool) -> Optional[dict[str, Any]]:
     return _with_versions(info, versions)
 
 
+MAX_NAME_CHARS = 255
+
+
 def library_kind_and_version(filename: str, windows: bool, mac: bool = False) -> Optional[dict[str, Any]]:
     """What a library file name says, or None when it is not a CUDA/cuDNN/driver library.
 
@@ -306,7 +309,8 @@ def library_kind_and_version(filename: str, windows: bool, mac: bool = False) ->
     Never raises.
     """
     try:
-        if not isinstance(filename, str) or not filename:
+        # No file system allows longer names; a longer "name" is garbage, not a library.
+        if not isinstance(filename, str) or not filename or len(filename) > MAX_NAME_CHARS:
             return None
         return _windows_info(filename) if windows else _posix_info(filename, mac)
     except (ValueError, IndexError):
@@ -346,7 +350,7 @@ def parse_cuda_version(value: Union[str, int, None]) -> Optional[Version]:
     if value is None or isinstance(value, bool):
         return None
     text = str(value).strip()
-    m = re.match(r"^(\d+)(?:\.(\d+))?(?:\.\d+)*$", text)
+    m = re.match(r"^(\d{1,9})(?:\.(\d{1,9}))?(?:\.\d{1,9})*$", text)
     if not m:
         return None
     if m.group(2) is None and len(m.group(1)) >= 4:

@@ -5,14 +5,12 @@ cannot tell (blas.ldflags, which Theano finds by test-compiling)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Optional
+from typing import Any, Mapping, Optional
 
-from legacydoc.facts import get
 from legacydoc import readiness
+from legacydoc.facts import get
 from legacydoc.theanorc import machine
-
-if TYPE_CHECKING:
-    from legacydoc.theanorc.effective import Setting
+from legacydoc.theanorc.setting import Setting
 
 
 def expanduser(record: Mapping[str, Any], path: str) -> str:
