@@ -18,7 +18,7 @@ from legacydoc import knowledge, readiness
 from legacydoc.facts import get
 from legacydoc.versions import parse_version
 
-# The derived facts, with one line each on what they mean. factnames accepts exactly these.
+# The derived facts, with one line each on what they mean. legacydoc.factschema declares exactly these.
 DERIVED: dict[str, str] = {
     "os": "windows | linux | darwin: the probed OS",
     "theano.flavour": "theano | theano-pymc | none: which distribution provides the theano package",

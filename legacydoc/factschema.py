@@ -122,8 +122,8 @@ PACKAGES = fact_table({
     "numpy_distutils_config": BOOL, "numpy_config_file": STR, "numpy_blas_opt_info": BOOL, "numpy_blas": STR,
     "numpy_blas_libraries": list_of(STR), "numpy_blas_source": STR, "numpy_blas_version": STR,
     # packages.conda.<conda package>, from conda-meta file names
-    "conda": MapOf(Table({"version": STR, "build": STR,
-                          "channel": STR}), r"[a-z0-9_][a-z0-9_-]*"),  # channel: new
+    "conda": MapOf(Table({"version": STR, "build": STR, "channel": STR}),  # channel: new
+                   r"[a-z0-9_][a-z0-9_-]*"),
     # packages.import_check.<module> (--import-check)
     "import_check": MapOf(Table({
         "ok": BOOL, "duration_s": NUMBER, "version": STR, "file": STR, "blas_opt_info": BOOL,

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from legacydoc import derive, factnames
+from legacydoc import derive
+from legacydoc import factschema
 
 
 def test_every_derived_name_is_documented_and_known() -> None:
     for name, doc in derive.DERIVED.items():
         assert doc.strip()
-        assert factnames.is_known("derived." + name)
-    assert not factnames.is_known("derived.no_such_thing")
+        assert factschema.is_known("derived." + name)
+    assert not factschema.is_known("derived.no_such_thing")
 
 
 def test_theano_flavour() -> None:

@@ -19,7 +19,7 @@ A condition is one of
 A rule with ``for_each = "a.list"`` is evaluated once per item (``item.x`` in its
 condition and text). A rule's ``when`` is a condition or a list of conditions (all must
 hold). Text fields are templates: ``{packages.numpy.version}`` is replaced by the value.
-Fact names are checked against :mod:`legacydoc.factnames`, ``item.x`` against the fields
+Fact names are checked against :mod:`legacydoc.factschema`, ``item.x`` against the fields
 declared for that list.
 """
 
@@ -29,7 +29,7 @@ import re
 from pathlib import Path
 from typing import Any, Mapping, Optional, Sequence
 
-from legacydoc import factnames, locate
+from legacydoc import factschema, locate
 from legacydoc.areas import AREA_NAMES
 from legacydoc.engine.evaluation import TEMPLATE
 from legacydoc.engine.model import LAYERS, SEVERITIES, Rule, RuleError
@@ -60,10 +60,10 @@ def _check_fact_name(name: Any, source: str, rule_id: str, scope: Scope) -> None
     if name.startswith("item."):
         if scope is None:
             raise _fail(source, rule_id, "'%s' used outside for_each/some/none" % name)
-        if not factnames.is_item_field(scope, name[5:]):
+        if not factschema.is_item_field(scope, name[5:]):
             raise _fail(source, rule_id, "'%s': the items of '%s' have no field '%s'" % (name, scope, name[5:]))
         return
-    if not factnames.is_known(name):
+    if not factschema.is_known(name):
         raise _fail(source, rule_id, "unknown fact name '%s'" % name)
 
 
@@ -117,7 +117,7 @@ def validate_condition(cond: Any, source: str, rule_id: str, scope: Scope) -> No
     if quantifier and keys == quantifier | {"where"} and len(quantifier) == 1:
         listed = cond[quantifier.pop()]
         _check_fact_name(listed, source, rule_id, scope)
-        if not factnames.is_list(listed):
+        if not factschema.is_list(listed):
             raise _fail(source, rule_id, "'%s' is not a list of tables" % listed)
         validate_condition(cond["where"], source, rule_id, listed)
         return
@@ -169,7 +169,7 @@ def rule_from_table(table: Any, source: str) -> Rule:
     scope: Scope = None
     if for_each:
         _check_fact_name(for_each, source, rule_id, None)
-        if not factnames.is_list(for_each):
+        if not factschema.is_list(for_each):
             raise _fail(source, rule_id, "for_each: '%s' is not a list of tables" % for_each)
         scope = for_each
     validate_condition(table["when"], source, rule_id, scope)

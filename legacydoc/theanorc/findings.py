@@ -15,8 +15,18 @@ from typing import Any, Mapping, Optional
 
 from legacydoc.theanorc.checks.base import KINDS, Context, Finding
 from legacydoc.theanorc.checks.files import check_files
-from legacydoc.theanorc.checks.machine import check_blas, check_cuda_root, check_discovery, check_dnn_paths, check_gpu
-from legacydoc.theanorc.checks.values import check_conflicts, check_flags, check_interpolation
+from legacydoc.theanorc.checks.machine import (
+    check_blas,
+    check_cuda_root,
+    check_discovery,
+    check_dnn_paths,
+    check_gpu,
+)
+from legacydoc.theanorc.checks.values import (
+    check_conflicts,
+    check_flags,
+    check_interpolation,
+)
 from legacydoc.theanorc.effective import EffectiveConfig, Setting, effective_config
 
 __all__ = ["KINDS", "Finding", "derive_config_facts", "find_problems"]

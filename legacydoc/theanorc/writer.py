@@ -14,9 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional
 
-from legacydoc import __version__
+from legacydoc import __version__, readiness
 from legacydoc.facts import get
-from legacydoc import readiness
 from legacydoc.theanorc import machine
 from legacydoc.theanorc.effective import EffectiveConfig
 from legacydoc.theanorc.schema import canonical_name

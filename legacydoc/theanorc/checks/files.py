@@ -7,7 +7,13 @@ import re
 from typing import Optional
 
 from legacydoc.theanorc import machine
-from legacydoc.theanorc.checks.base import Context, _fix_for_option, _quote, _where_option, config_lines
+from legacydoc.theanorc.checks.base import (
+    Context,
+    _fix_for_option,
+    _quote,
+    _where_option,
+    config_lines,
+)
 from legacydoc.theanorc.checks.values import value_problems
 from legacydoc.theanorc.discovery import theanorc_line
 from legacydoc.theanorc.parser import DEFAULT_SECTION, Entry, split_lines

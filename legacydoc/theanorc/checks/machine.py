@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Mapping, Optional
 
-from legacydoc.facts import get
 from legacydoc import readiness
+from legacydoc.facts import get
 from legacydoc.theanorc import machine
 from legacydoc.theanorc.checks.base import Context, _fix_for, _place, config_lines
 from legacydoc.theanorc.discovery import theanorc_line

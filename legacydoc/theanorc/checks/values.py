@@ -19,7 +19,13 @@ from legacydoc.theanorc.checks.base import (
 )
 from legacydoc.theanorc.effective import Setting
 from legacydoc.theanorc.parser import Entry
-from legacydoc.theanorc.suggest import old_backend_only, removed_in, removed_info, suggest_file, suggest_flag
+from legacydoc.theanorc.suggest import (
+    old_backend_only,
+    removed_in,
+    removed_info,
+    suggest_file,
+    suggest_flag,
+)
 
 
 def value_problems(ctx: Context, setting: Setting, entry: Optional[Entry] = None) -> None:
