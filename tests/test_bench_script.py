@@ -13,11 +13,10 @@ from typing import Callable
 
 import pytest
 
+from legacy_envs import find_python
 from legacydoc.bench import target_bench_script as script
 from legacydoc.bench.gemm import make_plan, side_from_report
 from legacydoc.bench.target_run import run_script, script_source
-from legacy_envs import find_python
-
 
 # --- statistics -------------------------------------------------------------------------
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO, posix_only
+from conftest import REPO
 from legacydoc import __version__, facts
 
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from legacydoc import derive
-from legacydoc import factschema
+from legacydoc import derive, factschema
 
 
 def test_every_derived_name_is_documented_and_known() -> None:

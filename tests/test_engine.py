@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from legacydoc import engine
-from legacydoc.engine.evaluation import MissingFact
 from legacydoc.engine import RuleError, evaluate, fill, load_rule_file, matches, rule_from_table
+from legacydoc.engine.evaluation import MissingFact
 
 FACTS = {
     "schema": 1,

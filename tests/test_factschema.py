@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO, make_ctx
 
+from conftest import REPO, make_ctx
 from legacydoc import areas, facts, factschema
 from legacydoc.derive import DERIVED, enrich
 from legacydoc.factschema import is_item_field, is_known, is_list, undeclared_keys, validate

@@ -14,19 +14,19 @@ import tomli_w
 from legacydoc.probes import libnames
 from legacydoc.probes import libraries as lib_probe
 from legacydoc.probes.context import ProbeContext
-from legacydoc.probes.libraries import (
-    parse_ldconfig_p,
-    pick_winners,
-    posix_search_order,
-    scan_search_order,
-    windows_search_order,
-)
 from legacydoc.probes.libnames import (
     implied_cuda_versions,
     libgpuarray_attempts,
     libgpuarray_wanted_names,
     library_kind_and_version,
     parse_cuda_version,
+)
+from legacydoc.probes.libraries import (
+    parse_ldconfig_p,
+    pick_winners,
+    posix_search_order,
+    scan_search_order,
+    windows_search_order,
 )
 from legacydoc.probes.run import decode_output
 from tests.conftest import data_bytes, posix_only

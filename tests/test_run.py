@@ -7,8 +7,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from conftest import posix_only
 from legacydoc.probes.run import CAPTURE_MAX_BYTES, candidate_encodings, decode_output, head, run_command
 

@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from legacydoc.theanorc.parser import dialect_for, parse_text, split_lines
-
 from legacy_envs import find_python
+from legacydoc.theanorc.parser import dialect_for, parse_text, split_lines
 
 CORPUS = Path(__file__).parent / "data" / "theanorc" / "corpus"
 

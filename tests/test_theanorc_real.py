@@ -23,16 +23,16 @@ from typing import Any, Optional, Union
 
 import pytest
 
+from legacy_envs import legacy_venv
 from legacydoc.facts import new_record
-from legacydoc.probes import compilers, cuda, cudnn, env as env_probe, system, target, theano_config
+from legacydoc.probes import compilers, cuda, cudnn, system, target, theano_config
+from legacydoc.probes import env as env_probe
 from legacydoc.probes.context import ProbeContext
 from legacydoc.theanorc.command import write
 from legacydoc.theanorc.effective import PID_PLACEHOLDER, effective_config
 from legacydoc.theanorc.findings import find_problems
 from legacydoc.theanorc.validate import check_value
 from legacydoc.theanorc.writer import generate
-
-from legacy_envs import legacy_venv
 
 pytestmark = [pytest.mark.legacy, pytest.mark.slow, pytest.mark.skipif(os.name == "nt", reason="POSIX worlds")]
 

@@ -11,16 +11,14 @@ from pathlib import Path
 from typing import Any, Optional
 
 import pytest
+from test_theanorc_findings import rc_file, record
+from test_theanorc_seed import SEED_THEANORC, seed_record
 
 from legacydoc.errors import UsageError
-from legacydoc.theanorc import effective_config, find_problems
-from legacydoc.theanorc import fileops
+from legacydoc.theanorc import effective_config, fileops, find_problems
 from legacydoc.theanorc.command import write
 from legacydoc.theanorc.discovery import write_target
 from legacydoc.theanorc.writer import generate
-
-from test_theanorc_findings import record, rc_file
-from test_theanorc_seed import SEED_THEANORC, seed_record
 
 posix = pytest.mark.skipif(os.name == "nt", reason="POSIX file modes, links and FIFOs")
 not_root = pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root ignores file permissions")

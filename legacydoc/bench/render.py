@@ -16,7 +16,15 @@ from typing import Any, Optional
 from legacydoc import __version__
 from legacydoc.bench.command import BenchReport
 from legacydoc.bench.gemm import DTYPES, SEED_N, Side, SizeResult
-from legacydoc.bench.meaning import BATCH, IMAGES, LAYERS, conv_batch_gflop, conv_layer_seconds, describe_seconds, epoch_seconds
+from legacydoc.bench.meaning import (
+    BATCH,
+    IMAGES,
+    LAYERS,
+    conv_batch_gflop,
+    conv_layer_seconds,
+    describe_seconds,
+    epoch_seconds,
+)
 from legacydoc.engine import Diagnosis
 
 BENCH_SCHEMA = 1

@@ -423,7 +423,7 @@ def query_library(path):
             out["threads"] = threads
             try:
                 buf = ctypes.create_string_buffer(256)
-                getattr(lib, "MKL_Get_Version_String")(buf, 256)
+                lib.MKL_Get_Version_String(buf, 256)
                 out["detail"] = text(buf.value)[:200]
                 match = re.search(r"Version\s+([0-9][0-9.]*)", out["detail"])
                 if match:
@@ -552,7 +552,7 @@ def numpy_cpu_features(np):
         try:
             for part in path.split("."):
                 node = getattr(node, part)
-            features = getattr(node, "__cpu_features__")
+            features = node.__cpu_features__
         except Exception:
             continue
         if isinstance(features, dict):

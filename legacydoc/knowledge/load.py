@@ -10,6 +10,7 @@ from legacydoc import locate
 from legacydoc.knowledge.lookups import Knowledge
 from legacydoc.knowledge.schema import KnowledgeError, Table, validate
 
+
 def knowledge_dir() -> Path:
     return locate.knowledge_dir()
 

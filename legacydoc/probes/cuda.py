@@ -21,7 +21,6 @@ from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 from legacydoc.probes.context import ProbeContext
 
-
 # Bounded reads: version files and rc files are small; a huge one is not what we want.
 _MAX_FILE_BYTES = 1 << 20
 _WINDOWS_TOOLKIT_DIR = ("NVIDIA GPU Computing Toolkit", "CUDA")

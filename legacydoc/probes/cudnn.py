@@ -17,7 +17,6 @@ from typing import Any, Iterable, Optional, Sequence
 from legacydoc.probes import cuda
 from legacydoc.probes.context import ProbeContext
 
-
 DNN_KEYS = ("dnn.base_path", "dnn.include_path", "dnn.library_path", "dnn.bin_path")
 ENV_NAMES = ("CUDNN_PATH", "CUDNN_HOME", "CUDNN_ROOT")
 # cudnn.h, cudnn_version.h, and the distro-package spellings cudnn_v8.h / cudnn_version_v9.h

@@ -27,7 +27,6 @@ from typing import Any, Callable, Optional, Sequence
 from legacydoc.probes.context import ProbeContext
 from legacydoc.probes.run import CommandResult, head
 
-
 # The query we ask for. Order matters: parse_query_csv maps columns by position.
 QUERY_FIELDS: tuple[str, ...] = ("index", "name", "memory.total", "driver_version", "compute_cap", "pci.bus_id")
 # Older drivers reject compute_cap as a query field; everything else here is ancient.

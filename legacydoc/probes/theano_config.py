@@ -33,7 +33,6 @@ from legacydoc.probes.context import ProbeContext
 from legacydoc.theanorc.discovery import config_file_paths
 from legacydoc.theanorc.explicit import explicit_settings, inputs_record
 
-
 # A .theanorc is a few lines; anything past this is not worth carrying in the facts.
 TEXT_MAX_BYTES = 64 * 1024
 # A cache can hold tens of thousands of module folders: count, but only so far.
