@@ -39,3 +39,17 @@ def test_every_built_in_rule_names_a_defined_area_and_every_area_has_rules() -> 
 def test_target_fills_two_tables() -> None:
     assert areas.tables_of_probe("target") == ("python", "packages")
     assert areas.tables_of_probe("nonexistent") == ()
+
+
+def test_every_package_folder_ships_in_the_wheel() -> None:
+    """pyproject.toml lists packages by hand (rules/ is mapped in): a new subpackage that
+    is not listed would be missing from the installed tool."""
+    from conftest import REPO
+    from legacydoc.locate import loads_toml
+
+    listed = set(loads_toml((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {
+        ".".join(p.parent.relative_to(REPO).parts) for p in (REPO / "legacydoc").rglob("__init__.py")
+    }
+    assert found <= listed, sorted(found - listed)
+    assert "legacydoc.rules" in listed

@@ -117,7 +117,8 @@ def run_bench(
     record: Optional[dict[str, Any]] = None,
     redactor: Optional[Redactor] = None,
 ) -> BenchReport:
-    """Everything `legacydoc bench` reports. ``record`` replaces probing (tests); the
+    """Everything `legacydoc bench` reports. ``record`` is the facts when they were probed
+    already (the CLI probes first, to build the redactor); without it this probes. The
     diagnoses are made on the record as ``redactor`` hides it, like check's."""
     from legacydoc import facts
     from legacydoc.diagnose import diagnose
