@@ -1,7 +1,8 @@
 """Knowledge tables (rules/knowledge/*.toml) and their loader (legacydoc/knowledge.py).
 
-Spot checks use exact values from shared/knowledge/nvidia.md and theano.md (and the
-original sources they cite), so a wrong edit to a table fails here.
+Spot checks use exact values from the primary sources each table cites (NVIDIA's release
+notes and support matrices, the projects' release tags; see docs/knowledge/), so a wrong
+edit to a table fails here.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""compilers probe: g++ -v / cl / clang++ parsers on recorded outputs, and the real
+"""compilers probe: g++ -v / cl / clang++ parsers on sample outputs (tests/data/compilers/README.md says which are recorded), and the real
 subprocess path with fake compilers on a PATH of their own."""
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ GXX_CASES = {
 
 
 @pytest.mark.parametrize("name", sorted(GXX_CASES))
-def test_parse_gxx_v_recorded(name: str) -> None:
+def test_parse_gxx_v_samples(name: str) -> None:
     out = parse_gxx_v(text(name))
     line = out.pop("version_line")
     assert line.startswith("gcc version " + GXX_CASES[name]["version"])
@@ -137,7 +137,7 @@ def test_parse_gxx_v_recorded(name: str) -> None:
 
 def test_parse_gxx_v_crlf_and_lf_agree() -> None:
     crlf = text("gxx-mingw-builds-8.1.0-x86_64-posix-seh.txt")
-    assert "\r\n" in crlf  # recorded as Windows prints it
+    assert "\r\n" in crlf  # kept as Windows prints it
     assert parse_gxx_v(crlf) == parse_gxx_v(crlf.replace("\r\n", "\n"))
 
 
@@ -189,7 +189,7 @@ MSVC_CASES = {
 
 
 @pytest.mark.parametrize("name", sorted(MSVC_CASES))
-def test_parse_msvc_banner_recorded(name: str) -> None:
+def test_parse_msvc_banner_samples(name: str) -> None:
     out = parse_msvc_banner(text(name))
     version, msc_ver, full, arch = MSVC_CASES[name]
     assert out == {
@@ -228,7 +228,7 @@ def test_parse_msvc_banner_old_and_odd() -> None:
 
 
 # ------------------------------------------------------------------------- clang
-def test_parse_clang_version_recorded() -> None:
+def test_parse_clang_version_samples() -> None:
     assert parse_clang_version(text("clang-macos-apple-12.0.0.txt")) == {
         "version": "12.0.0",
         "version_major": 12,

@@ -1,4 +1,4 @@
-"""The cuda probe: nvcc/version-file parsers on recorded outputs, discovery helpers with
+"""The cuda probe: nvcc/version-file parsers on sample outputs (tests/data/nvcc/README.md says which are recorded), discovery helpers with
 Windows-style paths, and collect() on fake toolkit trees with fake nvcc executables."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def make_toolkit(
     libdirs: tuple = ("lib64",),
     cuda_h: bool = True,
 ) -> Path:
-    """A fake toolkit tree; ``nvcc`` names a recorded output under tests/data/nvcc/."""
+    """A fake toolkit tree; ``nvcc`` names a sample output under tests/data/nvcc/."""
     root.mkdir(parents=True, exist_ok=True)
     if nvcc is not None or nvcc_sleep is not None:
         tools = FakeTools(root / "bin")
@@ -76,7 +76,7 @@ NVCC_CASES = [
 
 
 @pytest.mark.parametrize("name,release,full,built_on,build", NVCC_CASES)
-def test_parse_nvcc_version_recorded(name: str, release: str, full: str, built_on: str, build: Optional[str]) -> None:
+def test_parse_nvcc_version_samples(name: str, release: str, full: str, built_on: str, build: Optional[str]) -> None:
     text, _enc = decode_output(data_bytes("nvcc/" + name))
     parsed = cuda.parse_nvcc_version(text)
     major, minor = (int(x) for x in release.split("."))

@@ -1,4 +1,4 @@
-"""The gpu probe: nvidia-smi parsers on recorded outputs, then the real subprocess path
+"""The gpu probe: nvidia-smi parsers on sample outputs (reconstructed: tests/data/nvidia-smi/README.md), then the real subprocess path
 with fake nvidia-smi executables (failures, a hang, GBK bytes, old drivers, no tool)."""
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ QUERY_EXPECT: dict[str, tuple[tuple[str, ...], list[str], list[dict[str, Any]]]]
 }
 
 
-# --- the recorded samples ------------------------------------------------------------------
+# --- the sample outputs -------------------------------------------------------------------
 
 
 def test_every_sample_file_has_an_expectation() -> None:
@@ -118,12 +118,12 @@ def test_every_sample_file_has_an_expectation() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(HEADER_EXPECT))
-def test_parse_header_on_recorded_output(name: str) -> None:
+def test_parse_header_on_sample_output(name: str) -> None:
     assert parse_header(text_of(name)) == HEADER_EXPECT[name]
 
 
 @pytest.mark.parametrize("name", sorted(QUERY_EXPECT))
-def test_parse_query_csv_on_recorded_output(name: str) -> None:
+def test_parse_query_csv_on_sample_output(name: str) -> None:
     fields, drivers, devices = QUERY_EXPECT[name]
     rows = parse_query_csv(text_of(name), fields)
     assert [r.get("driver_version") for r in rows] == drivers

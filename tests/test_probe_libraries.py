@@ -205,9 +205,9 @@ def test_matches_libgpuarray_name():
 def test_every_table_names_its_source():
     for name in ("KNOWN_CUDA_SOURCE", "WINDOWS_SHIPPED_SOURCE", "CUDNN_SOURCE", "LIBGPUARRAY_SOURCE",
                  "LINUX_SONAME_SOURCE"):  # fmt: skip
-        assert "nvidia.md" in getattr(libnames, name)
+        assert "docs/knowledge/" in getattr(libnames, name)
     assert "9cec614" in libnames.LIBGPUARRAY_SOURCE
-    assert "nvidia.md" in lib_probe.SOURCE
+    assert "docs/knowledge/" in lib_probe.SOURCE
 
 
 # --- parse_ldconfig_p ---------------------------------------------------------------------------

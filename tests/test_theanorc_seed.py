@@ -1,6 +1,7 @@
-"""The .theanorc posted in shared/seeds/002_22dcf1982304ec3a.txt (a blog diary of reviving
-a 2016 Theano project on Windows 10, GTX 1660 SUPER, CUDA 10.2, cuDNN 7.6.5, Python 3.7,
-Theano-PyMC 1.0.5, MinGW-w64 g++).
+"""The seed post's .theanorc (reconstructed in SEED_THEANORC below and in
+tests/data/theanorc/corpus/seed-blog.theanorc), from a blog diary of reviving a 2016
+Theano project on Windows 10, GTX 1660 SUPER, CUDA 10.2, cuDNN 7.6.5, Python 3.7,
+Theano-PyMC 1.0.5, MinGW-w64 g++ (the post's address was not kept).
 
 The post shows its config with the '=' signs (and the '++' of g++) lost by the page
 scraper; restored, it is the "minimal config" of its section 3.2 plus the two lines its

@@ -5,7 +5,7 @@ probes (and the rules) use them to turn a directory listing into facts such as
 "``cublas64_10.dll`` belongs to CUDA 10.1 or 10.2".
 
 Every data table below has a ``*_SOURCE`` string naming where its facts come from
-(sections of shared/knowledge/nvidia.md and the original sources cited there).
+(a section of docs/knowledge/nvidia.md, which gives the primary sources' addresses).
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from typing import Any, Iterable, Optional, Union
 # CUDA releases we know of. Used to spell out what a family name such as "11.x" covers,
 # so a directory holding several libraries can be narrowed to one release.
 KNOWN_CUDA_SOURCE = (
-    "nvidia.md §1a (S1 CUDA Toolkit Release Notes, Table 3) and §4a (S17f: CUDA 12.0-12.9, 13.0-13.1)"
+    "docs/knowledge/nvidia.md §1a (NVIDIA CUDA Toolkit Release Notes, Table 3) and §4a "
+    "(NVIDIA cuDNN 9.x support matrices: CUDA 12.0-12.9, 13.0-13.1)"
 )
 KNOWN_CUDA: tuple[str, ...] = (
     "6.5", "7.0", "7.5", "8.0", "9.0", "9.1", "9.2", "10.0", "10.1", "10.2",
@@ -35,9 +36,9 @@ KINDS: tuple[str, ...] = ("cudart", "cublas", "nvrtc", "cudnn", "libcuda", "nvml
 # Windows names NVIDIA's installers actually ship (so a name outside this set, e.g.
 # nvrtc64_100.dll, is a renamed copy or only what some loader asks for).
 WINDOWS_SHIPPED_SOURCE = (
-    "nvidia.md §5a: 11.0-13.0 names from NVIDIA/cuda-python cuda_pathfinder "
-    "supported_nvidia_libs.py (S22); 8.0-10.2 cuBLAS/NVRTC names from public DLL listings (S41); "
-    "6.5-7.5 names by the same convention [U]"
+    "docs/knowledge/nvidia.md §5a: 11.0-13.0 names from NVIDIA/cuda-python cuda_pathfinder "
+    "supported_nvidia_libs.py (commit 076d7b42c39e); 8.0-10.2 cuBLAS/NVRTC names from public DLL "
+    "listings (addresses not kept) [C]; 6.5-7.5 names by the same convention [U]"
 )
 WINDOWS_SHIPPED: frozenset[str] = frozenset(
     ["cudart64_%s.dll" % t for t in ("65", "70", "75", "80", "90", "91", "92", "100", "101", "102", "110", "12", "13")]
@@ -51,17 +52,18 @@ WINDOWS_SHIPPED: frozenset[str] = frozenset(
 # --------------------------------------------------------------------------------------
 # cuDNN: the major version is in the file name, the CUDA it was built for is not.
 CUDNN_SOURCE = (
-    "nvidia.md §4b: cuDNN 8 sub-libraries (S20 cuDNN 8.0.0 release notes), cuDNN 9 "
-    "sub-libraries (S21a/b/c), cudnn64_5/6/7 convention (S39); pre-v5 names [U]"
+    "docs/knowledge/nvidia.md §4b: cuDNN 8 sub-libraries (NVIDIA cuDNN 8.0.0 Preview release notes), "
+    "cuDNN 9 sub-libraries (NVIDIA cuDNN 9 API overview, Arch Linux cudnn 9.11.0 file list), "
+    "cudnn64_5/6/7 convention (public TensorFlow logs) [C]; pre-v5 names [U]"
 )
 # Pre-v5 Windows names did not carry the cuDNN major: cudnn64_65.dll was v2 (built for
-# CUDA 6.5) and cudnn64_70.dll v3 (CUDA 7.0) [U in nvidia.md].
+# CUDA 6.5) and cudnn64_70.dll v3 (CUDA 7.0) [U, see docs/knowledge/nvidia.md §4b].
 CUDNN_OLD_WINDOWS_TAGS: dict[str, str] = {"65": "2", "70": "3"}
 
 # --------------------------------------------------------------------------------------
 # libgpuarray (the GPU back end of Theano's "gpuarray"/pygpu) loader behaviour.
 LIBGPUARRAY_SOURCE = (
-    "nvidia.md §8: Theano/libgpuarray HEAD 9cec614 (S23) src/loaders/libnvrtc.c "
+    "docs/knowledge/nvidia.md §8: Theano/libgpuarray master 9cec614 src/loaders/libnvrtc.c "
     "(nvrtc64_%d%d.dll / libnvrtc.so), src/loaders/libcublas.c (cublas64_%d%d.dll / libcublas.so), "
     "src/loaders/libcuda.c (nvcuda.dll / libcuda.so), src/gpuarray_buffer_cuda.c setup_lib() "
     "(driver version from cuDriverGetVersion, then the fallback list, skipping versions >= the driver's)"
@@ -78,8 +80,9 @@ LIBGPUARRAY_WINDOWS_PATTERNS: dict[str, str] = {
 }
 
 LINUX_SONAME_SOURCE = (
-    "nvidia.md §5b: 11.x-13.x sonames from S22 (cuda_pathfinder); pre-11 pattern [U]; "
-    "driver libraries libcuda.so.1 / libnvidia-ml.so.1 and Windows nvcuda.dll / nvml.dll (§5b, S31)"
+    "docs/knowledge/nvidia.md §5b: 11.x-13.x sonames from NVIDIA/cuda-python cuda_pathfinder "
+    "supported_nvidia_libs.py (commit 076d7b42c39e); pre-11 pattern [U]; driver libraries "
+    "libcuda.so.1 / libnvidia-ml.so.1 and Windows nvcuda.dll / nvml.dll (NVIDIA NVML API Reference)"
 )
 
 # --------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ loader's search order.
 
 Windows (standard search order, SafeDllSearchMode on): the directory of the target
 python.exe, System32, the Windows directory, the current directory, then PATH entries
-in order (nvidia.md §7c). Linux: LD_LIBRARY_PATH entries, the ld.so cache
+in order (docs/knowledge/nvidia.md §7c). Linux: LD_LIBRARY_PATH entries, the ld.so cache
 (``ldconfig -p``), then the default directories. ``/usr/local/cuda/lib64`` is listed
 too (where CUDA installs), marked ``loader_searches = false`` because ld.so only finds
 it when it is configured, i.e. through the cache.
@@ -29,9 +29,9 @@ from legacydoc.probes.path import parse_path, path_key, scan_directory
 from legacydoc.probes.run import CommandResult
 
 SOURCE = (
-    "nvidia.md §7c (Windows DLL search order, Microsoft 'Dynamic-link library search order' S27a; "
-    "Python >= 3.8 add_dll_directory S28), §5a/§5b/§4b (file names; S22, S41, S20, S21), "
-    "§8 (libgpuarray loader names; Theano/libgpuarray 9cec614 S23); ld.so(8) search order "
+    "docs/knowledge/nvidia.md §7c (Windows DLL search order, Microsoft Learn 'Dynamic-link library "
+    "search order'; Python >= 3.8 os.add_dll_directory), §5a/§5b/§4b (file names), "
+    "§8 (libgpuarray loader names; Theano/libgpuarray master 9cec614); ld.so(8) search order "
     "(LD_LIBRARY_PATH, /etc/ld.so.cache, default dirs)"
 )
 

@@ -24,8 +24,9 @@ from legacydoc.probes import libnames
 from legacydoc.probes.context import ProbeContext
 
 SOURCE = (
-    "nvidia.md §7b (Windows `where` / cmd search PATH in order, first match wins; S27b), "
-    "§7c (DLL search order; S27a), §5a/§5b/§4b (library file names; S22, S41, S20, S21)"
+    "docs/knowledge/nvidia.md §7b (Windows `where` / cmd search PATH in order, first match wins; "
+    "Microsoft Learn 'where'), §7c (DLL search order; Microsoft Learn 'Dynamic-link library search "
+    "order'), §5a/§5b/§4b (library file names)"
 )
 
 # Tools whose position on PATH decides what a Theano build runs.
