@@ -134,8 +134,10 @@ def main() -> None:
         print("reference scan (median GFLOPS per size, >= %.0f s each): %s" % (
             args.per_size, ", ".join("%d: %.1f" % (k, v) for k, v in rates.items())))
         for i, pair in enumerate(pairs, 1):
-            print("pair %d: reference %.1f GFLOPS (best of n=%s), legacydoc default %.1f GFLOPS at n=%d (%d runs, spread %.0f%%)"
-                  % (i, pair["reference"], "/".join(map(str, top)), pair["gflops"], pair["n"], pair["reps"], pair["spread_pct"]))
+            print("pair %d: reference %.1f GFLOPS (best of n=%s), legacydoc default %.1f GFLOPS at n=%d "
+                  "(%d runs, spread %.0f%%)"
+                  % (i, pair["reference"], "/".join(map(str, top)), pair["gflops"], pair["n"], pair["reps"],
+                     pair["spread_pct"]))
         print("ratio legacydoc / reference: %.3f (pairs: %.3f; goal >= 0.9: %s)" % (
             result["ratio"], result["ratio_of_pairs_median"], "met" if result["ratio"] >= 0.9 else "NOT met"))
         print("run-to-run spread of legacydoc's figure: %.1f%% over %d runs (reference: %.1f%%)" % (

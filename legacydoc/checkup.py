@@ -63,7 +63,8 @@ class CheckResult:
     def verdict(self) -> str:
         errors, warnings = self.count("error"), self.count("warning")
         if errors:
-            return "%d error%s, %d warning%s: this setup will not run the legacy project as it is; fix the first error first." % (
+            return ("%d error%s, %d warning%s: this setup will not run the legacy project as it is; "
+                    "fix the first error first.") % (
                 errors,
                 "" if errors == 1 else "s",
                 warnings,
@@ -86,7 +87,10 @@ class CheckResult:
                 where.upper(),
                 " (%s)" % reasons if where == "cpu" and reasons else "",
             )
-        return "Theano would run on the %s%s." % (where.upper(), " (%s)" % reasons if where == "cpu" and reasons else "")
+        return "Theano would run on the %s%s." % (
+            where.upper(),
+            " (%s)" % reasons if where == "cpu" and reasons else "",
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {

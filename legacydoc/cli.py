@@ -258,7 +258,9 @@ def rules_explain(
 
 @app.command()
 def theanorc(
-    write: bool = typer.Option(False, "--write", help="Write a correct config for this machine (diff, backup, atomic)."),
+    write: bool = typer.Option(
+        False, "--write", help="Write a correct config for this machine (diff, backup, atomic)."
+    ),
     path: Optional[Path] = typer.Argument(
         None, metavar="[PATH]", help="With --write: where to write (default: the file Theano will really read)."
     ),
@@ -297,11 +299,13 @@ def theanorc(
 @app.command()
 def bench(
     seconds: Optional[float] = typer.Option(
-        None, "--seconds", metavar="SECONDS", help="Time budget for the GEMM measurements, both numpys together (default 6)."
+        None, "--seconds", metavar="SECONDS",
+        help="Time budget for the GEMM measurements, both numpys together (default 6).",
     ),
     size: Optional[int] = typer.Option(None, "--size", metavar="N", help="Measure n x n matrices of this size only."),
     sizes: Optional[str] = typer.Option(
-        None, "--sizes", metavar="N,N,...", help="Measure these sizes (default: from 512 up until the rate stops rising)."
+        None, "--sizes", metavar="N,N,...",
+        help="Measure these sizes (default: from 512 up until the rate stops rising).",
     ),
     theano: bool = typer.Option(
         False, "--theano", help="Also time the product through theano.function in the target interpreter "
@@ -356,9 +360,11 @@ def main(argv: Optional[list] = None) -> None:
         sys.exit(130)
     except Exception as exc:  # click's own usage errors and anything unexpected
         # Duck-typed: newer typer vendors its own copy of click's exception classes.
-        if callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int):
-            exc.show()
-            sys.exit(exc.exit_code)
+        show = getattr(exc, "show", None)
+        exit_code = getattr(exc, "exit_code", None) if callable(show) else None
+        if callable(show) and isinstance(exit_code, int):
+            show()
+            sys.exit(exit_code)
         typer.echo("legacydoc: internal error: %s: %s (please report this)" % (type(exc).__name__, exc), err=True)
         sys.exit(3)
     sys.exit(code if isinstance(code, int) else 0)

@@ -14,6 +14,8 @@ from __future__ import annotations
 import copy
 from typing import Any, Mapping, Optional
 
+from packaging.version import Version
+
 from legacydoc import knowledge, readiness
 from legacydoc.facts import get
 from legacydoc.versions import parse_version
@@ -259,7 +261,8 @@ def cudnn_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any]
     headers = [h for h in get(facts, "cudnn.headers", []) or [] if isinstance(h, Mapping) and h.get("version")]
     libs = [lib for lib in get(facts, "cudnn.libraries", []) or [] if isinstance(lib, Mapping)]
     out: dict[str, Any] = {"found": bool(headers or libs)}
-    majors = sorted({int(lib["major"]) for lib in libs if isinstance(lib.get("major"), int) and lib.get("exists", True)})
+    majors = sorted({int(lib["major"]) for lib in libs
+                     if isinstance(lib.get("major"), int) and lib.get("exists", True)})
     if majors:
         out["library_majors"] = majors
     if headers:
@@ -319,7 +322,7 @@ def theano_facts(facts: Mapping[str, Any], flavour: Mapping[str, Any]) -> tuple[
     allowed = (release or {}).get("python_ok")
     if release and not allowed and release.get("python_classifiers"):
         # Without a verified range, only the oldest declared Python is a firm limit.
-        oldest = min(release["python_classifiers"], key=lambda v: parse_version(v) or parse_version("0"))
+        oldest = min(release["python_classifiers"], key=lambda v: parse_version(v) or Version("0"))
         allowed = ">=%s" % oldest
     if allowed:
         out["python_range"] = allowed
@@ -448,7 +451,8 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     d.update(_flat("cudnn", cudnn_facts(facts, nvcc.get("version"))))
     d.update(_flat("gxx", compiler_facts(facts, nvcc.get("max_gcc"))))
     d.update(_flat("pygpu", pygpu_facts(facts, release)))
-    blockers = ("libgpuarray cannot load an NVRTC library it asks for",) if d.get("libgpuarray.nvrtc_found") is False else ()
+    blockers = (("libgpuarray cannot load an NVRTC library it asks for",)
+                if d.get("libgpuarray.nvrtc_found") is False else ())
     d.update(_flat("theano", device_facts(facts, theano.get("version"), blockers)))
     d.update(_flat("cache", cache_facts(facts)))
     return _nest(d)

@@ -188,7 +188,9 @@ CUDNN = fact_table({
 # --- libraries (probes/libraries.py; file names read by probes/libnames.py) -----------------------
 LIBRARIES = fact_table({
     "os_rules": STR, "exe_dir_known": BOOL, "ldconfig": COMMAND,
-    "ldconfig_cache": Table({"entries": INT, "unparsed": INT, "header_count": INT, "cache_file": STR, "generator": STR}),
+    "ldconfig_cache": Table({
+        "entries": INT, "unparsed": INT, "header_count": INT, "cache_file": STR, "generator": STR,
+    }),
     "search_order": ListOf(Table({
         "order": INT, "dir": STR, "source": STR, "path_index": INT, "unexpanded_vars": list_of(STR),
         "means_cwd": BOOL, "loader_searches": BOOL, "duplicate_of": INT, "same_dir_as": INT, "error": STR,
@@ -534,7 +536,8 @@ class _Walk:
         elif kind is None:  # undeclared: only how deep it goes is checked
             if depth == 1:
                 self.note(f"{path}: not a table of the facts record")
-            pairs = value.items() if isinstance(value, Mapping) else enumerate(value) if isinstance(value, _CONTAINERS) else ()
+            pairs = (value.items() if isinstance(value, Mapping)
+                     else enumerate(value) if isinstance(value, _CONTAINERS) else ())
             self.work.extend(reversed([
                 (_join(path, _key_text(k)) if isinstance(k, str) else f"{path}[{k!r:.40}]", c, None, depth + 1)
                 for k, c in pairs if isinstance(c, _CONTAINERS)

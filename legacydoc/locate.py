@@ -19,7 +19,9 @@ from legacydoc.errors import UsageError
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.9/3.10 only
-    import tomli as tomllib
+    # tomli is installed only below 3.11 (a conditional dependency), so the environment
+    # mypy runs in may not have it; unused-ignore for one that does.
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 TOMLDecodeError = tomllib.TOMLDecodeError
 

@@ -172,7 +172,8 @@ class Redactor:
         self._numbered: dict[str, dict[str, str]] = {"gpu-uuid": {}, "serial": {}}
         flags = re.IGNORECASE if windows else 0
         self._secret_re = re.compile("|".join(map(re.escape, self._secrets))) if self._secrets else None
-        homes_re = [p for p in (_home_pattern(h, windows) for h in sorted(set(self._homes), key=len, reverse=True)) if p]
+        homes_re = [p for p in (_home_pattern(h, windows) for h in sorted(set(self._homes), key=len, reverse=True))
+                    if p]
         self._home_re = re.compile("|".join(homes_re), flags) if homes_re else None
         words = [u for u in self._users if len(u) >= MIN_WORD_LEN and u.lower() not in GENERIC_NAMES]
         self._user_re = re.compile("|".join(_word_pattern(words, windows)), flags) if words else None
@@ -192,7 +193,7 @@ class Redactor:
         system = system if isinstance(system, Mapping) else {}
 
         def names(*keys: str) -> list[str]:
-            out: list[str] = []
+            out: list[Any] = []  # whatever the record holds: _usable keeps the real names
             for key in keys:
                 value = system.get(key)
                 out.extend(value if isinstance(value, list) else [value])
@@ -276,7 +277,8 @@ class Redactor:
     def describe(self) -> str:
         """One line for reports: what was done."""
         if self.identity:
-            return "redacted: user name, host name and home folder appear as <user>, <host>, <home>; GPU UUIDs and serial numbers as <gpu-uuid-N>, <serial-N>; secrets as <secret>"
+            return ("redacted: user name, host name and home folder appear as <user>, <host>, <home>; "
+                    "GPU UUIDs and serial numbers as <gpu-uuid-N>, <serial-N>; secrets as <secret>")
         return "not redacted (--no-redact): user name, host name and home folder are shown; secrets are still hidden"
 
 

@@ -101,7 +101,8 @@ def _check_member(path: Path, info: zipfile.ZipInfo) -> str:
     if info.file_size > MAX_MEMBER_BYTES:
         raise _refuse(path, "member %s is %d bytes (limit %d)" % (shown, info.file_size, MAX_MEMBER_BYTES))
     if info.file_size > BOMB_MIN_BYTES and info.file_size > BOMB_RATIO * max(info.compress_size, 1):
-        raise _refuse(path, "member %s expands %d times (a zip bomb?)" % (shown, info.file_size // max(info.compress_size, 1)))
+        raise _refuse(path, "member %s expands %d times (a zip bomb?)" % (
+            shown, info.file_size // max(info.compress_size, 1)))
     return norm
 
 
@@ -139,15 +140,18 @@ class _SafeZip:
         try:
             with self.zip.open(info) as handle:
                 data = handle.read(MAX_MEMBER_BYTES + 1)
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, OSError, EOFError, ValueError, RuntimeError, NotImplementedError) as exc:
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, OSError, EOFError, ValueError, RuntimeError,
+                NotImplementedError) as exc:
             # CRC mismatch, lying sizes, unsupported compression: all mean "do not trust it"
-            raise UsageError("%s: not a readable zip archive (member %s: %s)" % (self.path, _shown(name), exc)) from None
+            raise UsageError("%s: not a readable zip archive (member %s: %s)"
+                             % (self.path, _shown(name), exc)) from None
         if len(data) > MAX_MEMBER_BYTES:
             raise _refuse(self.path, "member %s is larger than it claims" % _shown(name))
         try:
             return data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise UsageError("%s: member %s is not UTF-8 text (byte %d)" % (self.path, _shown(name), exc.start)) from None
+            raise UsageError("%s: member %s is not UTF-8 text (byte %d)"
+                             % (self.path, _shown(name), exc.start)) from None
 
     def close(self) -> None:
         self.zip.close()

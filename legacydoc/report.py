@@ -176,7 +176,9 @@ class WrittenReport:
 
 
 def _size_text(size: int) -> str:
-    return "%d bytes" % size if size < 1024 else "%.1f KiB" % (size / 1024) if size < 1 << 20 else "%.1f MiB" % (size / (1 << 20))
+    if size < 1024:
+        return "%d bytes" % size
+    return "%.1f KiB" % (size / 1024) if size < 1 << 20 else "%.1f MiB" % (size / (1 << 20))
 
 
 def _about(record: Mapping[str, Any], source: str, redactor: Redactor, commands: int, zip_name: str) -> str:
@@ -228,7 +230,8 @@ def build_members(
         members["commands/index.json"] = json.dumps(index, indent=2, ensure_ascii=False) + "\n"
     contents = [(name, CONTENTS_TEXT[name].format(zip=zip_name)) for name in ("report.md", "report.json", "facts.toml")]
     if index:
-        contents.append(("commands/", CONTENTS_TEXT["commands/"].format(n=len(index), s="" if len(index) == 1 else "s")))
+        contents.append(("commands/", CONTENTS_TEXT["commands/"].format(
+            n=len(index), s="" if len(index) == 1 else "s")))
     contents.append(("manifest.json", CONTENTS_TEXT["manifest.json"]))
     encoded = {name: text.encode("utf-8") for name, text in members.items()}
     manifest = {
@@ -245,7 +248,8 @@ def build_members(
         "counts": {s: result.count(s) for s in ("error", "warning", "info")},
         "contents": [{"name": name, "bytes": len(data)} for name, data in encoded.items()],
     }
-    encoded["manifest.json"] = (redactor.json_text(json.dumps(manifest, indent=2, ensure_ascii=False)) + "\n").encode("utf-8")
+    manifest_text = redactor.json_text(json.dumps(manifest, indent=2, ensure_ascii=False)) + "\n"
+    encoded["manifest.json"] = manifest_text.encode("utf-8")
     return encoded, result, contents
 
 

@@ -218,7 +218,7 @@ def test_inspect_and_find_shadowed_are_separately_usable(two_cuda_bins):
     entries = inspect_entries(parse_path("%s;%s" % (v102, v90), True), True, ("nvcc.exe",))
     tools, libraries = find_shadowed(entries, True, ("nvcc.exe",))
     assert [t["tool"] for t in tools] == ["nvcc.exe"]
-    assert [l["library"] for l in libraries] == ["cudnn64_7.dll"]
+    assert [lib["library"] for lib in libraries] == ["cudnn64_7.dll"]
 
 
 # --- collect -------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from legacydoc.probes.context import ProbeContext
 def test_meminfo_recorded_linux() -> None:
     text = (DATA / "proc" / "meminfo-linux-6.18.txt").read_text()
     out = system.parse_meminfo(text)
-    total_kb = int(next(l for l in text.splitlines() if l.startswith("MemTotal")).split()[1])
+    total_kb = int(next(row for row in text.splitlines() if row.startswith("MemTotal")).split()[1])
     assert out["memory_total_mib"] == total_kb // 1024
     assert 0 < out["memory_available_mib"] <= out["memory_total_mib"]
 

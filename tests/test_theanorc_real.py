@@ -334,7 +334,7 @@ def test_written_file_imports_cleanly_and_gives_its_values(flavour: str, worlds:
         [str(python), str(DRIVER)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300,
         input=json.dumps([{"id": "written", "env": env, "cwd": str(cwd), "names": [config[n].key for n in claimed]}]).encode(),
     )
-    [line] = [l for l in proc.stdout.decode().splitlines() if l.startswith("CASE_RESULT ")]
+    [line] = [row for row in proc.stdout.decode().splitlines() if row.startswith("CASE_RESULT ")]
     real = json.loads(line.split(" ", 1)[1])
     assert "import_error" not in real, real
     for name, claim in claimed.items():

@@ -65,7 +65,8 @@ def _read(path: str) -> str:
 
 def estimate_peak(record: dict[str, Any], machine: Side) -> Peak:
     """The peak from the system facts plus what Linux says about cores and boost clock."""
-    system = record.get("system") if isinstance(record.get("system"), dict) else {}
+    found = record.get("system")
+    system: dict[str, Any] = found if isinstance(found, dict) else {}
     linux = system.get("os") == "linux" or (not system and sys.platform.startswith("linux"))
     cpuinfo = _read("/proc/cpuinfo") if linux else ""
     cpufreq = _read("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq") if linux else ""
@@ -84,7 +85,8 @@ def gpu_names(record: dict[str, Any]) -> list[str]:
 
 def target_interpreter(record: dict[str, Any]) -> tuple[str, str, str]:
     """(path, selected_by, error) of the target interpreter the probe found."""
-    python = record.get("python") if isinstance(record.get("python"), dict) else {}
+    found = record.get("python")
+    python: dict[str, Any] = found if isinstance(found, dict) else {}
     path = str(python.get("executable") or python.get("executable_requested") or "")
     error = ""
     if not path:

@@ -260,14 +260,16 @@ def sweep_from_report(dtype: str, data: Any) -> Sweep:
 def side_from_report(report: Mapping[str, Any], label: str) -> Side:
     """A :class:`Side` from the script's report; a failed or garbled report becomes an
     error on the side, never an exception."""
-    python = report.get("python") if isinstance(report.get("python"), Mapping) else {}
+    found = report.get("python")
+    python: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     side = Side(
         label=label,
         python_version=str(python.get("version", "")),
         executable=str(python.get("executable", "")),
         numpy=str(report.get("numpy", "")),
         blas=dict(report["blas"]) if isinstance(report.get("blas"), Mapping) else {},
-        env={str(k): str(v) for k, v in (report.get("env") or {}).items()} if isinstance(report.get("env"), Mapping) else {},
+        env=({str(k): str(v) for k, v in (report.get("env") or {}).items()}
+             if isinstance(report.get("env"), Mapping) else {}),
         cpu_features=[str(f) for f in report.get("cpu_features") or [] if isinstance(f, str)],
         elapsed_s=_number(report.get("elapsed_s")),
         error=str(report.get("error", "")),

@@ -157,7 +157,8 @@ def vector_class(flags: Sequence[str], model: str = "", machine: str = "") -> tu
                 return "avx512", notes  # Zen 5: full-width 512-bit units
             notes.append("AMD with AVX-512: Zen 4 runs it on 256-bit units (assumed here); Zen 5 has twice that")
             return "avx512_256", notes
-        notes.append("AVX-512: assumes two 512-bit FMA units; many Xeon Bronze/Silver and client CPUs have one (half this)")
+        notes.append("AVX-512: assumes two 512-bit FMA units; "
+                     "many Xeon Bronze/Silver and client CPUs have one (half this)")
         return "avx512", notes
     if "avx2" in have and ("fma" in have or "fma3" in have):
         if is_amd and re.search(r"EPYC\s+7\d\d1|Ryzen\s+\d\s+[12]\d\d\d", model):
@@ -225,5 +226,6 @@ def estimate(
     else:
         peak.notes.append("the CPU clock is unknown, so no peak can be computed")
     if "hypervisor" in flags_set:
-        peak.notes.append("virtual machine: vCPUs may be hyper-threads or shared with other guests, and the reported clock is the host's nominal one")
+        peak.notes.append("virtual machine: vCPUs may be hyper-threads or shared with other guests, "
+                          "and the reported clock is the host's nominal one")
     return peak

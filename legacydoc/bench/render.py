@@ -159,9 +159,10 @@ def _gemm_table(report: BenchReport) -> list[str]:
             out.append("  %s: %s" % (name, side.error))
     if report.target_python:
         same = report.target is not None and report.target.same_as_machine
-        out.append("  target: %s%s%s" % (report.target_python,
-                                          " (chosen by %s)" % report.target_selected_by if report.target_selected_by else "",
-                                          ", legacydoc's own interpreter: measured once" if same else ""))
+        out.append("  target: %s%s%s" % (
+            report.target_python,
+            " (chosen by %s)" % report.target_selected_by if report.target_selected_by else "",
+            ", legacydoc's own interpreter: measured once" if same else ""))
     return out
 
 
@@ -179,7 +180,8 @@ def _peak_section(report: BenchReport) -> list[str]:
         if head is None:
             continue
         fraction = peak.fraction(head.gflops.median, dtype)
-        parts.append("%s %.1f GFLOPS%s" % (dtype, head.gflops.median, " = %.0f%% of peak" % (100 * fraction) if fraction else ""))
+        parts.append("%s %.1f GFLOPS%s" % (
+            dtype, head.gflops.median, " = %.0f%% of peak" % (100 * fraction) if fraction else ""))
     if parts:
         out.extend(_wrapped("measured", "; ".join(parts)))
     head = report.machine.headline("float32")
@@ -217,7 +219,8 @@ def _meaning_section(report: BenchReport) -> list[str]:
             describe_seconds(epoch_seconds(t_head.gflops.median)))))
     gpus = report.meaning.get("gpus") or []
     if not gpus:
-        out.extend(_wrapped("GPU", "no GPU from the knowledge table was found by nvidia-smi, so there is no speedup to estimate"))
+        out.extend(_wrapped("GPU", "no GPU from the knowledge table was found by nvidia-smi, "
+                                   "so there is no speedup to estimate"))
     for gpu in gpus:
         out.extend(_wrapped("GPU", "%s, %.1f TFLOPS peak float32: %.0f-%.0fx this CPU (25%%-80%% of its peak); "
                             "the seed's 3-5x bar is %s" % (gpu["name"], gpu["peak_tflops"], gpu["speedup_low"],
@@ -231,7 +234,8 @@ def _theano_section(report: BenchReport) -> list[str]:
         return []
     out = ["Theano (--theano, in the target interpreter)"]
     if run.config or run.theano:
-        flags = " ".join("%s=%s" % (k, v if v else '""') for k, v in run.config.items() if k in ("device", "floatX", "blas.ldflags"))
+        flags = " ".join("%s=%s" % (k, v if v else '""') for k, v in run.config.items()
+                         if k in ("device", "floatX", "blas.ldflags"))
         out.extend(_wrapped("configuration", "Theano %s, numpy %s; %s" % (run.theano or "?", run.numpy or "?", flags)))
     if not run.ok:
         out.extend(_wrapped("result", run.message()))
@@ -248,7 +252,8 @@ def _theano_section(report: BenchReport) -> list[str]:
     head = report.machine.headline("float32")
     speedup = run.speedup_over(head.gflops.median if head else None)
     if speedup is not None:
-        out.extend(_wrapped("vs this machine", "%.2fx the CPU baseline (%.1f GFLOPS float32)" % (speedup, head.gflops.median if head else 0)))
+        out.extend(_wrapped("vs this machine", "%.2fx the CPU baseline (%.1f GFLOPS float32)" % (
+            speedup, head.gflops.median if head else 0)))
     out.append(_row("import / compile", "%.1f s / %.1f s" % (run.import_s, run.compile_s)))
     return out
 

@@ -556,7 +556,8 @@ def numpy_cpu_features(np):
         except Exception:
             continue
         if isinstance(features, dict):
-            return sorted(k for k, v in features.items() if v and k in ("SSE2", "SSE42", "AVX", "FMA3", "AVX2", "AVX512F", "ASIMD", "NEON"))
+            wanted = ("SSE2", "SSE42", "AVX", "FMA3", "AVX2", "AVX512F", "ASIMD", "NEON")
+            return sorted(k for k, v in features.items() if v and k in wanted)
     return []
 
 

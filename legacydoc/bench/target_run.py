@@ -38,7 +38,9 @@ def same_interpreter(python: str) -> bool:
         return False
 
 
-def run_script(ctx: ProbeContext, python: str, plan: Mapping[str, Any], timeout_s: float) -> tuple[dict[str, Any], CommandResult]:
+def run_script(
+    ctx: ProbeContext, python: str, plan: Mapping[str, Any], timeout_s: float
+) -> tuple[dict[str, Any], CommandResult]:
     """The script's report ({} if none) and the command's record."""
     # The probe context caps every command at --timeout; the bench needs its own limit.
     run_ctx = dataclasses.replace(ctx, timeout=timeout_s, deadline=None)

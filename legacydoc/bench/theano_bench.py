@@ -126,12 +126,18 @@ class TheanoRun:
         return out
 
 
+def _table(report: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = report.get(key)
+    return value if isinstance(value, Mapping) else {}
+
+
 def run_from_report(report: Mapping[str, Any]) -> TheanoRun:
     """A :class:`TheanoRun` from the script's report (never raises)."""
-    python = report.get("python") if isinstance(report.get("python"), Mapping) else {}
-    config = report.get("config") if isinstance(report.get("config"), Mapping) else {}
-    blas = report.get("blas") if isinstance(report.get("blas"), Mapping) else {}
-    warnings = report.get("warnings") if isinstance(report.get("warnings"), list) else []
+    python = _table(report, "python")
+    config = _table(report, "config")
+    blas = _table(report, "blas")
+    listed = report.get("warnings")
+    warnings: list[Any] = listed if isinstance(listed, list) else []
     cthunk = report.get("cthunk")
 
     def number(key: str) -> float:

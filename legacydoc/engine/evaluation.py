@@ -229,7 +229,8 @@ def unknown_rules(rules: Iterable[Rule], facts: Mapping[str, Any]) -> dict[str, 
         if undecided:
             names: list[str] = [rule.for_each] if rule.for_each else []
             condition_facts(rule.when, names)
-            missing = [n for n in dict.fromkeys(names) if not n.startswith("item") and lookup(facts, n, None) is MISSING]
+            missing = [n for n in dict.fromkeys(names)
+                       if not n.startswith("item") and lookup(facts, n, None) is MISSING]
             out[rule.id] = missing
     return out
 

@@ -11,7 +11,7 @@ prints ("V11.0.221"); cuda_driver.toml maps the last two to a toolkit update.
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, cast
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
@@ -164,9 +164,12 @@ class Knowledge:
                 if key == wanted:
                     return (major, minor, row)
         # An nvcc build number we do not list: the latest release whose nvcc is not newer.
-        below = [r for r in same if driver_key(r.get("nvcc")) and driver_key(r.get("nvcc")) <= wanted]
+        def nvcc_key(r: dict[str, Any]) -> tuple[int, ...]:
+            return driver_key(r.get("nvcc")) or ()
+
+        below = [r for r in same if nvcc_key(r) and nvcc_key(r) <= wanted]
         if below:
-            return (major, minor, max(below, key=lambda r: driver_key(r.get("nvcc"))))
+            return (major, minor, max(below, key=nvcc_key))
         return (major, minor, None)
 
     def _cuda_key(self, value: Any) -> Optional[tuple[int, int, int]]:
@@ -190,7 +193,10 @@ class Knowledge:
             r for r in self._releases()
             if r.get("cuda") == "%d.%d" % (major, minor) and not r.get("prerelease")
         ]
-        return dict(min(same, key=lambda r: r.get("update", 0))) if same else None
+        if not same:
+            return None
+        ga = min(same, key=lambda r: r.get("update", 0))
+        return dict(ga)
 
     def min_driver(self, cuda: Any, os: Any) -> Optional[str]:
         """Minimum driver NVIDIA lists for this CUDA release on ``os`` ('linux'/'windows').
@@ -399,7 +405,8 @@ class Knowledge:
         for row in self._rows("theano_releases", "release"):
             if _normalize_dist(row["dist"]) != wanted:
                 continue
-            if _version(row["from"]) <= parsed <= _version(row["to"]):
+            # "from" and "to" are required versions: the table's schema checked them at load
+            if cast(Version, _version(row["from"])) <= parsed <= cast(Version, _version(row["to"])):
                 result = dict(row)
                 result["failures"] = [f["id"] for f in self._failures_for(wanted, parsed)]
                 return result
@@ -436,7 +443,7 @@ class Knowledge:
 
 
 def _digits(text: Optional[str]) -> bool:
-    return bool(text) and text.isascii() and text.isdigit()
+    return bool(text and text.isascii() and text.isdigit())
 
 
 def _int(value: Any) -> Optional[int]:

@@ -48,7 +48,8 @@ def run_probe(name: str, ctx: ProbeContext) -> dict[str, dict]:
         result = _as_tables(name, tables, module.collect(ctx))
     except Exception as exc:
         last = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
-        where = " (%s:%d)" % (last[0].filename.rsplit("/", 1)[-1], last[0].lineno) if last else ""
+        # %s, not %d: FrameSummary.lineno is Optional[int] (the text is the same for a number)
+        where = " (%s:%s)" % (last[0].filename.rsplit("/", 1)[-1], last[0].lineno) if last else ""
         message = "%s: %s%s" % (type(exc).__name__, exc, where)
         result = {t: {"probe_error": message} for t in tables}
     elapsed = round(time.monotonic() - started, 3)
@@ -82,7 +83,7 @@ def collect_all(
         thread.start()
         threads.append((name, thread))
     deadline = time.monotonic() + ctx.timeout + GRACE_S
-    for name, thread in threads:
+    for _name, thread in threads:
         thread.join(max(0.0, deadline - time.monotonic()))
 
     tables: dict[str, dict] = {}

@@ -276,7 +276,8 @@ def parse_clang_version(text: str) -> dict[str, Any]:
                     if build:
                         out["apple_build"] = build.group(1)
                     continue
-            for label, key in (("Target:", "target"), ("Thread model:", "thread_model"), ("InstalledDir:", "installed_dir")):
+            for label, key in (("Target:", "target"), ("Thread model:", "thread_model"),
+                               ("InstalledDir:", "installed_dir")):
                 if line.startswith(label) and key not in out:
                     value = line[len(label):].strip()
                     if value:
@@ -575,5 +576,6 @@ def collect(ctx: ProbeContext) -> dict[str, Any]:
 
 def _gcc_summary(entry: dict[str, Any]) -> dict[str, Any]:
     """gcc is recorded for its version (nvcc's host compiler); g++ carries the detail."""
-    keep = ("found", "path", "version", "version_major", "vendor", "target", "ok", "timed_out", "also_on_path", "command")
+    keep = ("found", "path", "version", "version_major", "vendor", "target", "ok", "timed_out", "also_on_path",
+            "command")
     return {k: entry[k] for k in keep if k in entry}

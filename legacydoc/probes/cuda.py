@@ -298,7 +298,7 @@ def windows_default_roots(
     listdir: Callable[[str], list[str]] = _listdir,
 ) -> list[str]:
     """``<ProgramFiles>\\NVIDIA GPU Computing Toolkit\\CUDA\\v*`` for each ProgramFiles."""
-    out = []
+    out: list[str] = []
     for base in program_files_dirs:
         if not base:
             continue
@@ -594,7 +594,8 @@ def collect(ctx: ProbeContext, sysroot: Optional[str] = None) -> dict[str, Any]:
         key = _nvcc_key(ctx, which)
         if key in runs:
             result, parsed = runs[key]
-            for src, dst in (("release", "version"), ("full", "version_full"), ("built_on", "built_on"), ("build", "build")):
+            for src, dst in (("release", "version"), ("full", "version_full"), ("built_on", "built_on"),
+                             ("build", "build")):
                 if src in parsed:
                     nvcc_fact[dst] = parsed[src]
             nvcc_fact["command"] = result.to_fact()

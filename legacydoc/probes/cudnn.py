@@ -37,7 +37,8 @@ def _define_re(name: str) -> "re.Pattern[str]":
 _MAJOR_RE = _define_re("CUDNN_MAJOR")
 _MINOR_RE = _define_re("CUDNN_MINOR")
 _PATCH_RE = _define_re("CUDNN_PATCHLEVEL")
-_VERSION_LITERAL_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+CUDNN_VERSION[ \t]+\(?[ \t]*(\d+)[ \t]*\)?[ \t]*(?:$|//|/\*)", re.MULTILINE)
+_VERSION_LITERAL_RE = re.compile(
+    r"^[ \t]*#[ \t]*define[ \t]+CUDNN_VERSION[ \t]+\(?[ \t]*(\d+)[ \t]*\)?[ \t]*(?:$|//|/\*)", re.MULTILINE)
 _INCLUDES_VERSION_RE = re.compile(r"^[ \t]*#[ \t]*include[ \t]+[\"<]cudnn_version(?:_v\d+)?\.h[\">]", re.MULTILINE)
 
 

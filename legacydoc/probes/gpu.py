@@ -179,7 +179,9 @@ def windows_candidates(ctx: ProbeContext) -> list[str]:
     ]
 
 
-def find_nvidia_smi(ctx: ProbeContext, isfile: Callable[[str], bool] = os.path.isfile) -> tuple[Optional[str], list[str]]:
+def find_nvidia_smi(
+    ctx: ProbeContext, isfile: Callable[[str], bool] = os.path.isfile
+) -> tuple[Optional[str], list[str]]:
     """(path or None, where we looked). "PATH" stands for the PATH search."""
     searched = ["PATH"]
     found = ctx.which("nvidia-smi")
@@ -291,7 +293,8 @@ def summary_line(table: Any) -> str:
     "NVIDIA driver 451.67 (CUDA 11.0), 1 GPU: GeForce GTX 1660 SUPER 6144 MiB"."""
     if not isinstance(table, dict):
         return "not probed"
-    smi = table.get("nvidia_smi") if isinstance(table.get("nvidia_smi"), dict) else {}
+    found = table.get("nvidia_smi")
+    smi: dict[str, Any] = found if isinstance(found, dict) else {}
     if not smi.get("found"):
         return "nvidia-smi not found"
     if smi.get("timed_out"):

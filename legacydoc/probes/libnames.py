@@ -401,7 +401,10 @@ def libgpuarray_wanted_names(driver_cuda: Union[str, int, None], windows: bool, 
     return names
 
 
-_LIBGPUARRAY_WIN_FORM = {"nvrtc": re.compile(r"^nvrtc64_(\d\d+)\.dll$"), "cublas": re.compile(r"^cublas64_(\d\d+)\.dll$")}
+_LIBGPUARRAY_WIN_FORM = {
+    "nvrtc": re.compile(r"^nvrtc64_(\d\d+)\.dll$"),
+    "cublas": re.compile(r"^cublas64_(\d\d+)\.dll$"),
+}
 
 
 def matches_libgpuarray_name(filename: str, kind: str, windows: bool) -> bool:
@@ -417,7 +420,7 @@ def matches_libgpuarray_name(filename: str, kind: str, windows: bool) -> bool:
         form = _LIBGPUARRAY_WIN_FORM.get(kind)
         match = form.match(name) if form else None
         # The name is "%d%d" % (major, minor): the last digit is the minor.
-        return bool(match) and int(match.group(1)[:-1]) >= 7
+        return match is not None and int(match.group(1)[:-1]) >= 7
     return filename == LIBGPUARRAY_LINUX_NAMES.get(kind)
 
 

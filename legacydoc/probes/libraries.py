@@ -299,7 +299,9 @@ def pick_winners(found: Iterable[dict[str, Any]], windows: bool) -> dict[str, di
         if key in by_key:
             by_key[key]["copies"] += 1
             continue
-        winner = {"path": fact["path"], "dir": fact["dir"], "order": fact["order"], "source": fact["source"], "copies": 1}
+        winner = {
+            "path": fact["path"], "dir": fact["dir"], "order": fact["order"], "source": fact["source"], "copies": 1,
+        }
         for extra in ("cuda", "cudnn", "component", "driver_version"):
             if extra in fact:
                 winner[extra] = fact[extra]

@@ -80,7 +80,8 @@ def _interpreters_in(ctx: ProbeContext, directory: str) -> list[str]:
     """Where an env, prefix or bin directory keeps its python, in the order to try."""
     join = ctx.pathmod.join
     if ctx.is_windows:
-        return [join(directory, "python.exe"), join(directory, "Scripts", "python.exe"), join(directory, "bin", "python.exe")]
+        return [join(directory, "python.exe"), join(directory, "Scripts", "python.exe"),
+                join(directory, "bin", "python.exe")]
     return [
         join(directory, "bin", "python"),
         join(directory, "bin", "python3"),

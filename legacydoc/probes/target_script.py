@@ -208,7 +208,7 @@ def scan_distributions():
         seen.add(key)
         found.append(record)
 
-    for entry, real in path_entries():
+    for _entry, real in path_entries():
         if real.endswith(".egg") and os.path.isdir(os.path.join(real, "EGG-INFO")):
             if name_from_filename(os.path.basename(real)) in MATTERS:
                 add(make_record(real, "egg", real))
@@ -258,7 +258,7 @@ def scan_distributions():
 def find_package_dirs(module):
     # Where `import module` would look: each sys.path entry holding module/__init__.py.
     dirs = []
-    for entry, real in path_entries():
+    for _entry, real in path_entries():
         candidate = os.path.join(real, module)
         if os.path.isfile(os.path.join(candidate, "__init__.py")) and text(candidate) not in dirs:
             dirs.append(text(candidate))
@@ -466,7 +466,7 @@ def package_facts():
     else:
         facts["theano_claimed_by"] = []
     # Having the theano package directory itself on sys.path breaks Theano on Python 3.
-    for entry, real in path_entries():
+    for _entry, real in path_entries():
         if os.path.basename(os.path.normpath(real)) == "theano" and \
                 os.path.isfile(os.path.join(real, "__init__.py")):
             facts["theano_dir_in_sys_path"] = text(real)

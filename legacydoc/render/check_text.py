@@ -19,7 +19,8 @@ def _paint(text: str, status: str, color: bool) -> str:
 def _wrap(text: str, indent: str, width: int = 88) -> list[str]:
     lines: list[str] = []
     for para in text.split("\n\n"):
-        lines.extend(textwrap.wrap(" ".join(para.split()), width=width, initial_indent=indent, subsequent_indent=indent))
+        lines.extend(textwrap.wrap(" ".join(para.split()), width=width,
+                                   initial_indent=indent, subsequent_indent=indent))
     return lines
 
 

@@ -26,7 +26,7 @@ class Format:
 
     def renderer(self) -> Callable[..., str]:
         module, function = self.target.split(":")
-        return getattr(importlib.import_module(module), function)  # type: ignore[no-any-return]
+        return getattr(importlib.import_module(module), function)
 
     def render(self, subject: Any, redactor: Any, color: bool = False) -> str:
         text = self.renderer()(subject, color=color)

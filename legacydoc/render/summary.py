@@ -115,7 +115,8 @@ def _cuda(t: Mapping[str, Any]) -> list[str]:
     lines = []
     nvcc = t.get("nvcc", {})
     if nvcc.get("found"):
-        lines.append("nvcc %s on PATH: %s" % (nvcc.get("version_full", nvcc.get("version", "?")), nvcc.get("path", "?")))
+        lines.append("nvcc %s on PATH: %s" % (
+            nvcc.get("version_full", nvcc.get("version", "?")), nvcc.get("path", "?")))
     else:
         lines.append("no nvcc on PATH")
     for kit in t.get("toolkits", []) or []:
@@ -148,7 +149,8 @@ def _libraries(t: Mapping[str, Any]) -> list[str]:
             if isinstance(win, Mapping):
                 cuda = ", CUDA %s" % win["cuda"] if win.get("cuda") else ""
                 copies = ", %d copies" % win["copies"] if win.get("copies", 1) > 1 else ""
-                lines.append("%s: %s (via %s%s%s)" % (kind, win.get("path", name), win.get("source", "?"), cuda, copies))
+                lines.append("%s: %s (via %s%s%s)" % (
+                    kind, win.get("path", name), win.get("source", "?"), cuda, copies))
     return lines or ["no CUDA runtime, cuBLAS, NVRTC or cuDNN library on the loader path"]
 
 
@@ -171,7 +173,8 @@ def _compilers(t: Mapping[str, Any]) -> list[str]:
     gxx = t.get("gxx", {})
     if gxx.get("found"):
         extra = ", ".join(str(gxx[k]) for k in ("target", "thread_model", "exception_model") if gxx.get(k))
-        lines.append("g++ %s at %s%s" % (gxx.get("version", "?"), gxx.get("path", "?"), (" (%s)" % extra) if extra else ""))
+        lines.append("g++ %s at %s%s" % (
+            gxx.get("version", "?"), gxx.get("path", "?"), (" (%s)" % extra) if extra else ""))
     else:
         lines.append("no g++ found")
     if t.get("gxx_count", 0) > 1:

@@ -13,7 +13,7 @@ import difflib
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional, TextIO
+from typing import Any, Callable, Mapping, Optional, TextIO, cast
 
 from legacydoc.errors import UsageError
 from legacydoc.theanorc import machine
@@ -54,7 +54,8 @@ def _value_text(setting: Setting) -> str:
 
 def _source_text(setting: Setting) -> str:
     if setting.origin.source == "file":
-        return "%s line %d" % (setting.origin.file, setting.origin.line)
+        # an Origin from a file always carries its (int) line number
+        return "%s line %d" % (setting.origin.file, cast(int, setting.origin.line))
     if setting.origin.source == "THEANO_FLAGS":
         return "THEANO_FLAGS"
     return "default" + (" (%s)" % setting.note if setting.note and setting.value is not None else "")
@@ -76,7 +77,8 @@ def show(record: Mapping[str, Any]) -> str:
     record = _check_record(record)
     config = effective_config(record)
     findings = find_problems(record, config)
-    out = ["Theano config as %s reads it (%s; rules: %s)" % (config.release.label, config.release.reason, config.schema.id), ""]
+    out = ["Theano config as %s reads it (%s; rules: %s)" % (
+        config.release.label, config.release.reason, config.schema.id), ""]
     out.append("Config files, in reading order (a later file overrides an earlier one):")
     if not config.files:
         out.append("  (none recorded)")
@@ -84,7 +86,8 @@ def show(record: Mapping[str, Any]) -> str:
         state = "read" if source.read else "skipped: %s" % source.reason
         if source.read and source.parsed is not None:
             state += ", %d option%s" % (len(source.parsed.entries), "" if len(source.parsed.entries) == 1 else "s")
-        out.append("  %d. %s  [%s; %s]" % (index, source.path, "from THEANORC" if source.origin == "THEANORC" else "default", state))
+        out.append("  %d. %s  [%s; %s]" % (
+            index, source.path, "from THEANORC" if source.origin == "THEANORC" else "default", state))
     theanorc = machine.theanorc_env(record)
     out.append("THEANORC: %s" % ("not set" if theanorc is None else repr(theanorc)))
     out.append("THEANO_FLAGS: %s" % (repr(config.flags.raw) if config.flags.raw else "not set"))
@@ -100,15 +103,16 @@ def show(record: Mapping[str, Any]) -> str:
         out.append("  %s   from %s" % (" " * (width - 2), _source_text(setting)))
         for other in setting.others:
             out.append("  %s   (also set to %r at %s)" % (" " * (width - 2), other.value, other.label))
-    shown = [config.get(n) for n in SHOWN_DEFAULTS]
-    shown = [s for s in shown if s is not None and s.is_default]
+    found = [config.get(n) for n in SHOWN_DEFAULTS]
+    shown = [s for s in found if s is not None and s.is_default]
     if shown:
         out.append("Key options at their defaults:")
         for setting in shown:
             out.append("  %s = %s" % (setting.key.ljust(width - 2), _value_text(setting)))
             out.append("  %s   %s" % (" " * (width - 2), _source_text(setting)))
     if config.unknown_flags:
-        out.append("THEANO_FLAGS keys Theano does not recognise: %s" % ", ".join(i.key or "" for i in config.unknown_flags))
+        out.append("THEANO_FLAGS keys Theano does not recognise: %s"
+                   % ", ".join(i.key or "" for i in config.unknown_flags))
     out.append("")
     if findings:
         errors = sum(f.severity == "error" for f in findings)
@@ -153,7 +157,8 @@ def _confirm(prompt: str, out: TextIO) -> Optional[bool]:
 def _stale(config: EffectiveConfig, target: Path, current: Optional[bytes]) -> list[str]:
     """A note when the file on disk is not what the facts recorded (edited since)."""
     for source in config.files:
-        if str(source.fact.get("abspath") or source.path) != str(target) or not isinstance(source.fact.get("text"), str):
+        if (str(source.fact.get("abspath") or source.path) != str(target)
+                or not isinstance(source.fact.get("text"), str)):
             continue
         if source.fact.get("encoding") not in ("utf-8", "utf-8-sig"):
             continue  # its recorded text is not its bytes: cannot compare
@@ -208,7 +213,8 @@ def write(
         out.write("Note: %s.\n" % note)
     for dropped in generated.dropped:
         out.write("Dropped: %s\n" % dropped)
-    diff = list(difflib.unified_diff(_decoded(current), _decoded(data), fromfile=str(target) if current is not None else "/dev/null",
+    diff = list(difflib.unified_diff(_decoded(current), _decoded(data),
+                                     fromfile=str(target) if current is not None else "/dev/null",
                                      tofile=str(target)))
     if current == data:
         out.write("%s is already up to date: nothing to write.\n" % target)

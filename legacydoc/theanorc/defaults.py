@@ -80,7 +80,9 @@ def computed_default(
         return _cuda_root_default(record)
     if name == "cuda.include_path":
         root = value_of("cuda.root")
-        return (None, "<cuda.root>/include") if root is None else (pm.join(root, "include") if root else "", "<cuda.root>/include")
+        if root is None:
+            return None, "<cuda.root>/include"
+        return (pm.join(root, "include") if root else ""), "<cuda.root>/include"
     if name == "dnn.base_path":
         root = value_of("cuda.root")
         if root is None:
@@ -99,10 +101,13 @@ def computed_default(
             return "", "dnn.base_path is empty"
         if name == "dnn.include_path":
             return pm.join(base, "include"), "<dnn.base_path>/include"
-        library = pm.join(base, "lib", "x64") if win32 else pm.join(base, "lib" if machine.family(record) == "darwin" else "lib64")
+        library = (pm.join(base, "lib", "x64") if win32
+                   else pm.join(base, "lib" if machine.family(record) == "darwin" else "lib64"))
         if name == "dnn.library_path":
             return library, "from dnn.base_path"
-        return (pm.join(base, "bin"), "<dnn.base_path>\\bin") if win32 else (value_of("dnn.library_path"), "= dnn.library_path")
+        if win32:
+            return pm.join(base, "bin"), "<dnn.base_path>\\bin"
+        return value_of("dnn.library_path"), "= dnn.library_path"
     if name == "base_compiledir":
         base = get(record, "theano_config.compiledir.base_compiledir")
         if get(record, "theano_config.compiledir.source") == "default" and isinstance(base, str):
@@ -131,6 +136,7 @@ def warn_default(option: Mapping[str, Any], settings: Mapping[str, Setting]) -> 
     if ignore == "all":
         return "False"
     try:
-        return "False" if tuple(int(p) for p in ignore.split(".")) >= tuple(int(p) for p in str(since).split(".")) else "True"
+        ignored = tuple(int(p) for p in ignore.split("."))
+        return "False" if ignored >= tuple(int(p) for p in str(since).split(".")) else "True"
     except ValueError:
         return None

@@ -52,7 +52,9 @@ def _spelled(record: Mapping[str, Any], path: str) -> str:
     return path
 
 
-def theanorc_value(record: Mapping[str, Any], add: Sequence[str] = (), drop: Sequence[str] = (), first: bool = False) -> str:
+def theanorc_value(
+    record: Mapping[str, Any], add: Sequence[str] = (), drop: Sequence[str] = (), first: bool = False
+) -> str:
     """A THEANORC value: the current list (or the default files) with ``add`` appended
     (or put first) and ``drop`` removed."""
     windows = machine.is_windows(record)
@@ -70,7 +72,9 @@ def theanorc_value(record: Mapping[str, Any], add: Sequence[str] = (), drop: Seq
     return sep.join(entries)
 
 
-def theanorc_line(record: Mapping[str, Any], add: Sequence[str] = (), drop: Sequence[str] = (), first: bool = False) -> str:
+def theanorc_line(
+    record: Mapping[str, Any], add: Sequence[str] = (), drop: Sequence[str] = (), first: bool = False
+) -> str:
     """The shell line that sets THEANORC so (cmd.exe syntax on Windows)."""
     value = theanorc_value(record, add, drop, first)
     if machine.is_windows(record):
@@ -100,7 +104,8 @@ def write_target(record: Mapping[str, Any]) -> Optional[Target]:
     existing = [i for i, f in enumerate(files) if f.get("exists")]
     if existing:
         index = existing[-1]
-        why = "the last file Theano reads that exists (%s)" % ("from THEANORC" if files[index].get("from") == "THEANORC" else "Theano's default")
+        why = "the last file Theano reads that exists (%s)" % (
+            "from THEANORC" if files[index].get("from") == "THEANORC" else "Theano's default")
     elif files[0].get("from") == "THEANORC":
         index = len(files) - 1
         why = "the last file listed in THEANORC"

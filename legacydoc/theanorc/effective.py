@@ -91,12 +91,15 @@ def interpolation_defaults(record: Mapping[str, Any]) -> dict[str, str]:
     return values
 
 
-def interpolate(value: str, section_values: Mapping[str, str], defaults: Mapping[str, str], section: str, option: str) -> tuple[str, Optional[str]]:
+def interpolate(
+    value: str, section_values: Mapping[str, str], defaults: Mapping[str, str], section: str, option: str
+) -> tuple[str, Optional[str]]:
     """(text Theano uses, why interpolation failed or None). The standard library's
     BasicInterpolation does the work; on InterpolationError Theano reads the raw text."""
     chain = ChainMap(dict(section_values), {k.lower(): v for k, v in defaults.items()})
     try:
-        return configparser.BasicInterpolation().before_get(configparser.ConfigParser(), section, option, value, chain), None
+        interpolation = configparser.BasicInterpolation()
+        return interpolation.before_get(configparser.ConfigParser(), section, option, value, chain), None
     except configparser.InterpolationError as exc:
         return value, "%s: %s" % (type(exc).__name__, str(exc).splitlines()[0])
 
@@ -104,7 +107,9 @@ def interpolate(value: str, section_values: Mapping[str, str], defaults: Mapping
 # --- the model --------------------------------------------------------------------------
 
 
-def _file_values(files: list[SourceFile]) -> tuple[dict[str, dict[str, tuple[Entry, SourceFile]]], dict[tuple[str, str], list[Origin]]]:
+def _file_values(
+    files: list[SourceFile],
+) -> tuple[dict[str, dict[str, tuple[Entry, SourceFile]]], dict[tuple[str, str], list[Origin]]]:
     """Merged {section: {option: (entry, file)}} (a later file wins) and every place each
     (section, option) is set, in reading order."""
     merged: dict[str, dict[str, tuple[Entry, SourceFile]]] = {}
@@ -155,7 +160,8 @@ def effective_config(record: Mapping[str, Any]) -> EffectiveConfig:
             item = flags.last_item(key)
             value: Optional[str] = flag_values[key]
             origin = Origin("THEANO_FLAGS", text=item.text if item else None, value=value, raw_option=key)
-            others += [Origin("THEANO_FLAGS", text=i.text, value=i.value, raw_option=key) for i in flags.items_for(key)[:-1]]
+            others += [Origin("THEANO_FLAGS", text=i.text, value=i.value, raw_option=key)
+                       for i in flags.items_for(key)[:-1]]
         elif section in merged and section != DEFAULT_SECTION and (opt in merged[section] or opt in file_defaults):
             entry, source = merged[section][opt] if opt in merged[section] else merged[DEFAULT_SECTION][opt]
             if opt not in merged[section]:
@@ -190,7 +196,9 @@ def effective_config(record: Mapping[str, Any]) -> EffectiveConfig:
     return config
 
 
-def _check(option: Mapping[str, Any], value: Optional[str], settings: Mapping[str, Setting], record: Mapping[str, Any]) -> Check:
+def _check(
+    option: Mapping[str, Any], value: Optional[str], settings: Mapping[str, Setting], record: Mapping[str, Any]
+) -> Check:
     if value is None:
         return Check(True, None)
     if canonical_name(option) == "linker" and option.get("values_without_cxx"):

@@ -40,7 +40,8 @@ def resolve_target(path: Path) -> Path:
         st = os.stat(str(path))  # follows links; ELOOP for a loop
     except FileNotFoundError:
         if os.path.islink(str(path)):
-            raise Refused("%s is a symbolic link to %s, which does not exist" % (path, os.readlink(str(path)))) from None
+            raise Refused("%s is a symbolic link to %s, which does not exist"
+                          % (path, os.readlink(str(path)))) from None
         return path
     except OSError as exc:
         if exc.errno == errno.ELOOP:
@@ -61,7 +62,8 @@ def check_writable(path: Path) -> Path:
     if not folder.is_dir():
         raise Refused("cannot write %s: the folder %s does not exist" % (path, folder))
     if not os.access(str(folder), os.W_OK | os.X_OK):
-        raise Refused("cannot write %s: no permission to create files in %s (needed to replace it safely)" % (path, folder))
+        raise Refused("cannot write %s: no permission to create files in %s (needed to replace it safely)"
+                      % (path, folder))
     if real.exists() and not os.access(str(real), os.R_OK):
         raise Refused("cannot write %s: it cannot be read, so it cannot be backed up first" % path)
     return real

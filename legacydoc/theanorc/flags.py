@@ -69,7 +69,7 @@ def _split(text: str, comments: bool = True, escapes: bool = True) -> list[str]:
 
 
 def _items(tokens: list[str]) -> list[FlagItem]:
-    items = []
+    items: list[FlagItem] = []
     for token in tokens:
         token = token.strip()
         if not token:
@@ -99,8 +99,10 @@ def parse_flags(text: str) -> ParsedFlags:
     try:
         literal = {i.key: i.value for i in _items(_split(text, comments=False, escapes=False)) if i.key}
         for item in parsed.items:
+            if not item.key:
+                continue
             typed = literal.get(item.key)
-            if item.key and typed is not None and "\\" in typed and typed != item.value:
+            if typed is not None and "\\" in typed and typed != item.value:
                 parsed.backslashes_lost.append((item.key, typed, item.value or ""))
     except ValueError:
         pass

@@ -4,7 +4,8 @@
 Theano builds ``ConfigParser`` (Python 3) or ``SafeConfigParser`` (Python 2) with the
 library's defaults, so the rules are the standard library's:
 
-* Python 3 (``py3``; ``py310`` for 3.10+, where a section name may contain ``]``): full-line comments start with ``#`` or ``;`` (after optional whitespace);
+* Python 3 (``py3``; ``py310`` for 3.10+, where a section name may contain ``]``):
+  full-line comments start with ``#`` or ``;`` (after optional whitespace);
   there are NO inline comments, so ``floatX = float32  # x`` keeps ``  # x`` in the value;
   a line indented deeper than the option line continues its value; section names are
   case-sensitive, option names are lower-cased; ``=`` or ``:`` separates an option from
@@ -164,7 +165,8 @@ def _parse_py3(lines: list[str], section_re: "re.Pattern[str]", dialect: str) ->
             name = header.group("header")
             if name in seen_sections and name != DEFAULT_SECTION:
                 result.issues.append(
-                    Issue("duplicate-section", number, line, section=name, first_line=seen_sections[name], fatal_now=True)
+                    Issue("duplicate-section", number, line, section=name, first_line=seen_sections[name],
+                          fatal_now=True)
                 )
             else:
                 seen_sections.setdefault(name, number)
@@ -189,7 +191,8 @@ def _parse_py3(lines: list[str], section_re: "re.Pattern[str]", dialect: str) ->
         key = (section or "", name)
         if key in seen_options:
             result.issues.append(
-                Issue("duplicate-option", number, line, section=section, option=name, first_line=seen_options[key], fatal_now=True)
+                Issue("duplicate-option", number, line, section=section, option=name, first_line=seen_options[key],
+                      fatal_now=True)
             )
         else:
             seen_options[key] = number

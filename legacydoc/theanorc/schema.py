@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Optional
 
+from packaging.version import Version
+
 from legacydoc import locate
 from legacydoc.versions import parse_version
 
@@ -123,10 +125,10 @@ def schema_for(flavour: str, version: Optional[str]) -> str:
         return DEFAULT_SCHEMA
     if flavour == "theano-pymc":
         # Dotted names became double underscores in Theano-PyMC 1.0.12.
-        return "theano-pymc-1.1.2" if parsed >= parse_version("1.0.12") else "theano-1.0.5"
-    if parsed < parse_version("0.9"):
+        return "theano-pymc-1.1.2" if parsed >= Version("1.0.12") else "theano-1.0.5"
+    if parsed < Version("0.9"):
         return "theano-0.8.2"
-    if parsed < parse_version("1.0"):
+    if parsed < Version("1.0"):
         return "theano-0.9.0"
     return "theano-1.0.5"
 
@@ -134,7 +136,8 @@ def schema_for(flavour: str, version: Optional[str]) -> str:
 def select_release(record: Mapping[str, Any]) -> Release:
     """The release whose rules apply: the distribution that owns the ``theano`` package
     Python would import, else the only one installed, else Theano 1.0.5."""
-    packages = record.get("packages") if isinstance(record.get("packages"), Mapping) else {}
+    found = record.get("packages")
+    packages: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     theano_v = _version_of(packages.get("theano"))
     pymc_v = _version_of(packages.get("theano-pymc"))
     claimed = [_norm(str(n)) for n in packages.get("theano_claimed_by") or [] if isinstance(n, str)]
@@ -148,8 +151,9 @@ def select_release(record: Mapping[str, Any]) -> Release:
     elif text_v:
         parsed = parse_version(text_v)
         # Only Theano-PyMC has 1.1.x; a 1.0.x text cannot tell the two apart.
-        flavour = "theano-pymc" if parsed is not None and parsed >= parse_version("1.1") else "theano"
+        flavour = "theano-pymc" if parsed is not None and parsed >= Version("1.1") else "theano"
         version, why = text_v, "theano %s found on sys.path without package metadata" % text_v
     else:
-        return Release("theano", None, DEFAULT_SCHEMA, "no Theano installed in the target interpreter: Theano 1.0.5 rules assumed")
+        return Release("theano", None, DEFAULT_SCHEMA,
+                       "no Theano installed in the target interpreter: Theano 1.0.5 rules assumed")
     return Release(flavour, version, schema_for(flavour, version), why)

@@ -92,13 +92,15 @@ def decode_problem(fact: Mapping[str, Any], text: str, locale: Optional[str], py
         return DecodeProblem(
             "undecodable", True, 1,
             "the file is saved as UTF-16 (Notepad's \"Unicode\"); Theano reads it as %s text and import theano "
-            "fails" % ("8-bit" if py2 else ("UTF-8" if locale and locale.lower().replace("_", "-") == "utf-8" else "locale")),
+            "fails" % ("8-bit" if py2 else (
+                "UTF-8" if locale and locale.lower().replace("_", "-") == "utf-8" else "locale")),
         )
     if py2:
         return None  # Python 2 reads bytes: no decoding step
     norm = (locale or "").lower().replace("_", "-")
     if encoding == "undecodable":
-        line = _first_line(text, lambda l: "\ufffd" in l) or _line_of_offset(text, int(fact.get("undecodable_offset", 0)))
+        line = (_first_line(text, lambda row: "\ufffd" in row)
+                or _line_of_offset(text, int(fact.get("undecodable_offset", 0))))
         if norm in _GBK_FAMILY and fact.get("gbk_decodable"):
             return None
         if locale is not None:
@@ -119,7 +121,7 @@ def decode_problem(fact: Mapping[str, Any], text: str, locale: Optional[str], py
             "theano fails with UnicodeDecodeError" % line,
         )
     if any(ord(c) > 127 for c in text):
-        line = _first_line(text, lambda l: any(ord(c) > 127 for c in l)) or 1
+        line = _first_line(text, lambda row: any(ord(c) > 127 for c in row)) or 1
         if locale is None:
             bad_gbk = _first_line(text, _gbk_fails)
             if bad_gbk is not None:
@@ -138,7 +140,7 @@ def decode_problem(fact: Mapping[str, Any], text: str, locale: Optional[str], py
             try:
                 text.encode("utf-8").decode(locale)
             except (UnicodeDecodeError, LookupError):
-                bad = _first_line(text, lambda l: _fails_in(l, locale)) or line
+                bad = _first_line(text, lambda row: _fails_in(row, locale)) or line
                 return DecodeProblem(
                     "undecodable", True, bad,
                     "line %d holds UTF-8 text that does not decode in %s: import theano fails with "

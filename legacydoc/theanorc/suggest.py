@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, cast
 
 from legacydoc.theanorc.schema import Schema, canonical_name, load_advice, load_schema
 
@@ -79,53 +79,65 @@ def suggest_file(section: str, option: str, value: str, schema: Schema) -> Optio
     option = option.lower()
     dotted = "%s.%s" % (section.lower(), option)
     rename = _advice_renames().get(dotted)
-    if rename is not None and schema.get(rename["means"]) is not None:
-        return Suggestion(schema.get(rename["means"]), rename.get("why", ""), map_value(value, rename), "advice")
+    meant = schema.get(rename["means"]) if rename is not None else None
+    if rename is not None and meant is not None:
+        return Suggestion(meant, rename.get("why", ""), map_value(value, rename), "advice")
     removed = removed_info(dotted if section != "global" else option)
-    if removed and removed.get("replacement") and schema.get(removed["replacement"]) is not None:
-        return Suggestion(schema.get(removed["replacement"]), removed.get("why", ""), None, "removed")
+    replacement = schema.get(removed["replacement"]) if removed and removed.get("replacement") else None
+    if removed and replacement is not None:
+        return Suggestion(replacement, removed.get("why", ""), None, "removed")
     # the other name style: [dnn.conv] on Theano-PyMC >= 1.0.12, [dnn__conv] on Theano
     other = section.replace(".", "__") if schema.dunder else section.replace("__", ".")
-    if other != section and schema.file_option(other, option) is not None:
-        return Suggestion(schema.file_option(other, option), "this release spells the section [%s]" % other, None, "style")
+    styled = schema.file_option(other, option) if other != section else None
+    if styled is not None:
+        return Suggestion(styled, "this release spells the section [%s]" % other, None, "style")
     # the same option name in another section
     same = [o for o in schema.options if o["option"].lower() == option]
     if same:
-        best = sorted(same, key=lambda o: -difflib.SequenceMatcher(None, o["section"].lower(), section.lower()).ratio())[0]
+        best = sorted(
+            same, key=lambda o: -difflib.SequenceMatcher(None, o["section"].lower(), section.lower()).ratio())[0]
         how = "case" if best["section"].lower() == section.lower() else "moved"
-        why = "section names are case-sensitive" if how == "case" else "%s lives in [%s]" % (best["option"], best["section"])
+        why = ("section names are case-sensitive" if how == "case"
+               else "%s lives in [%s]" % (best["option"], best["section"]))
         return Suggestion(best, why, None, how)
+    # The close matches below are drawn from the schema's own options, so the lookups
+    # that turn them back into option records always find one.
     # a section in the wrong case with a close option
     for sec in {o["section"] for o in schema.options}:
         if sec.lower() == section.lower() and sec != section:
-            close = difflib.get_close_matches(option, [o["option"].lower() for o in schema.options if o["section"] == sec], 1, 0.75)
+            close = difflib.get_close_matches(
+                option, [o["option"].lower() for o in schema.options if o["section"] == sec], 1, 0.75)
             if close:
-                return Suggestion(schema.file_option(sec, close[0]), "section names are case-sensitive", None, "case")
+                return Suggestion(cast(dict[str, Any], schema.file_option(sec, close[0])),
+                                  "section names are case-sensitive", None, "case")
     # closest spelling, within the section first, then anywhere
     in_section = [o["option"].lower() for o in schema.options if o["section"] == section]
     close = difflib.get_close_matches(option, in_section, 1, 0.75)
     if close:
-        return Suggestion(schema.file_option(section, close[0]), "closest option name in [%s]" % section, None, "close")
+        return Suggestion(cast(dict[str, Any], schema.file_option(section, close[0])),
+                          "closest option name in [%s]" % section, None, "close")
     wanted = option if section == "global" else dotted
     names = {n.lower(): n for n in _names(schema)}
     close = difflib.get_close_matches(wanted, list(names), 1, 0.8)
     if close:
-        return Suggestion(schema.get(names[close[0]]), "closest option name", None, "close")
+        return Suggestion(cast(dict[str, Any], schema.get(names[close[0]])), "closest option name", None, "close")
     return None
 
 
 def suggest_flag(key: str, value: str, schema: Schema) -> Optional[Suggestion]:
     """For a THEANO_FLAGS key Theano does not recognise."""
     stripped = key.strip()
-    if stripped != key and schema.flag_option(stripped) is not None:
-        return Suggestion(schema.flag_option(stripped), "no spaces around '=' in THEANO_FLAGS", None, "style")
+    unspaced = schema.flag_option(stripped) if stripped != key else None
+    if unspaced is not None:
+        return Suggestion(unspaced, "no spaces around '=' in THEANO_FLAGS", None, "style")
     other = stripped.replace(".", "__") if schema.dunder else stripped.replace("__", ".")
-    if other != stripped and schema.flag_option(other) is not None:
+    styled = schema.flag_option(other) if other != stripped else None
+    if styled is not None:
         why = (
             "Theano-PyMC >= 1.0.12 names flags with double underscores" if schema.dunder
             else "this release names flags with dots"
         )
-        return Suggestion(schema.flag_option(other), why, None, "style")
+        return Suggestion(styled, why, None, "style")
     if stripped.lower().startswith("global.") or stripped.lower().startswith("global__"):
         rest = stripped[len("global."):] if stripped.lower().startswith("global.") else stripped[len("global__"):]
         found = schema.flag_option(rest) or next((o for o in schema.options if o["name"].lower() == rest.lower()), None)
@@ -134,8 +146,8 @@ def suggest_flag(key: str, value: str, schema: Schema) -> Optional[Suggestion]:
     for option in schema.options:
         if option["name"].lower() == stripped.lower():
             return Suggestion(option, "THEANO_FLAGS keys are case-sensitive", None, "case")
-    section, _, option = stripped.replace("__", ".").rpartition(".")
-    hit = suggest_file(section or "global", option, value, schema)
+    section, _, option_name = stripped.replace("__", ".").rpartition(".")
+    hit = suggest_file(section or "global", option_name, value, schema)
     if hit is not None:
         return hit
     names = {o["name"].lower(): o for o in schema.options}

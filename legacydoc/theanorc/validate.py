@@ -10,7 +10,7 @@ IntParam/FloatParam are those casts.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Union
 
 # What Theano's BoolParam accepts, exactly (case matters: TRUE is rejected).
 BOOL_TRUE = ("True", "true", "1")
@@ -30,7 +30,7 @@ def _bad(option: Mapping[str, Any], text: str, why: str) -> Check:
     return Check(False, None, '%s = "%s" is rejected: %s' % (option["name"], shown, why))
 
 
-def _number_constraints(option: Mapping[str, Any], value: int, text: str) -> Check:
+def _number_constraints(option: Mapping[str, Any], value: Union[int, float], text: str) -> Check:
     allowed = option.get("int_in")
     if allowed is not None and value not in allowed:
         return _bad(option, text, "allowed values are %s" % ", ".join(str(a) for a in allowed))
@@ -129,7 +129,8 @@ def check_value(option: Mapping[str, Any], text: str) -> Check:
         try:
             value = cast(text)
         except ValueError:
-            return _bad(option, text, "not a%s %s" % ("n" if kind == "int" else "", "integer" if kind == "int" else "number"))
+            return _bad(option, text, "not a%s %s" % (
+                "n" if kind == "int" else "", "integer" if kind == "int" else "number"))
         return _number_constraints(option, value, text)
     if kind == "str":
         return _check_str(option, text)

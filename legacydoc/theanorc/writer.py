@@ -49,7 +49,8 @@ def _gpu_decision(record: Mapping[str, Any], config: EffectiveConfig, compiler: 
         names = machine.gpu_names(record)
         _, pygpu_why = readiness.pygpu_status(record)
         uses = pygpu_why + " and " if device == "cuda" else ""
-        return device, "%s: nvidia-smi lists %s, %sa C++ compiler works" % (device, names[0] if names else "a GPU", uses)
+        return device, "%s: nvidia-smi lists %s, %sa C++ compiler works" % (
+            device, names[0] if names else "a GPU", uses)
     why = decision.reasons + ["not known: %s" % u for u in decision.unknown]
     return "cpu", "cpu: %s" % "; ".join(why)
 
@@ -68,9 +69,11 @@ def _blas_flags(record: Mapping[str, Any]) -> tuple[str, str]:
             return '-L"%s" -lmkl_rt' % libdir, "numpy uses MKL from this conda env: link its mkl_rt"
         libdir = pm.join(prefix, "lib")
         if " " not in libdir:
-            return "-L%s -Wl,-rpath,%s -lmkl_rt" % (libdir, libdir), "numpy uses MKL from this conda env: link its mkl_rt"
-    if conda and isinstance(prefix, str) and family == "openblas" and any(
-            k in conda_pkgs for k in ("libopenblas", "openblas")) and not machine.is_windows(record) and " " not in prefix:
+            return ("-L%s -Wl,-rpath,%s -lmkl_rt" % (libdir, libdir),
+                    "numpy uses MKL from this conda env: link its mkl_rt")
+    if (conda and isinstance(prefix, str) and family == "openblas"
+            and any(k in conda_pkgs for k in ("libopenblas", "openblas"))
+            and not machine.is_windows(record) and " " not in prefix):
         libdir = pm.join(prefix, "lib")
         return "-L%s -Wl,-rpath,%s -lopenblas" % (libdir, libdir), "numpy uses OpenBLAS from this conda env"
     why = "empty: Theano uses NumPy's C-API BLAS, which always works"
@@ -91,24 +94,28 @@ def _cudnn(record: Mapping[str, Any], root: Optional[str], schema_id: str) -> tu
     usable = [h for h in headers if int(h.get("major", 0)) <= 7 or not modern]
     if not usable:
         version = headers[0].get("version", "%s.x" % headers[0].get("major"))
-        return [Line("dnn.enabled", "False", "False: only cuDNN %s is installed, and cuDNN 8 removed functions Theano's "
-                                              "cuDNN code calls (install cuDNN 7.6 to use cuDNN)" % version)], notes
+        return [Line("dnn.enabled", "False",
+                     "False: only cuDNN %s is installed, and cuDNN 8 removed functions Theano's "
+                     "cuDNN code calls (install cuDNN 7.6 to use cuDNN)" % version)], notes
     header = usable[0]
     major = header.get("major")
     lines: list[Line] = []
     include = pm.dirname(str(header["path"]))
     inside = root and machine.same_path(record, include, pm.join(root, "include"))
     if not inside:
-        lines.append(Line("dnn.include_path", include, "cuDNN %s's cudnn.h is here, outside the CUDA toolkit" % header.get("version", major)))
+        lines.append(Line("dnn.include_path", include,
+                          "cuDNN %s's cudnn.h is here, outside the CUDA toolkit" % header.get("version", major)))
         libs = [lib for lib in get(record, "cudnn.libraries", []) or []
-                if isinstance(lib, Mapping) and lib.get("exists", True) and lib.get("major") == major and lib.get("path")]
+                if isinstance(lib, Mapping) and lib.get("exists", True) and lib.get("major") == major
+                and lib.get("path")]
         if machine.is_windows(record):
             dlls = [lib for lib in libs if str(lib.get("name", "")).lower().endswith(".dll")]
             links = [lib for lib in libs if str(lib.get("name", "")).lower().endswith(".lib")]
             if links:
                 lines.append(Line("dnn.library_path", pm.dirname(str(links[0]["path"])), "the cuDNN link library"))
             if dlls:
-                lines.append(Line("dnn.bin_path", pm.dirname(str(dlls[0]["path"])), "Theano loads the cuDNN DLL from here"))
+                lines.append(Line("dnn.bin_path", pm.dirname(str(dlls[0]["path"])),
+                                  "Theano loads the cuDNN DLL from here"))
         elif libs:
             # dnn.bin_path defaults to dnn.library_path off Windows
             lines.append(Line("dnn.library_path", pm.dirname(str(libs[0]["path"])), "the cuDNN %s library" % major))
@@ -126,7 +133,8 @@ def _preallocate(config: EffectiveConfig) -> tuple[str, str, str]:
         for source in config.files:
             for entry in source.parsed.entries if source.parsed is not None else []:
                 option = config.schema.get("gpuarray.preallocate")
-                if entry.section == "lib" and entry.option == "cnmem" and option is not None and check_value(option, entry.value).ok:
+                if (entry.section == "lib" and entry.option == "cnmem" and option is not None
+                        and check_value(option, entry.value).ok):
                     value = entry.value.strip()
                     note = "[lib] cnmem = %s (%s line %d) becomes [gpuarray] preallocate = %s" % (
                         value, source.path, entry.line, value)
@@ -139,7 +147,8 @@ def _preallocate(config: EffectiveConfig) -> tuple[str, str, str]:
     elif amount < 0:
         why = "%s: no allocation cache at all" % value
     elif amount <= 1:
-        why = "%s: reserve %d%% of the GPU memory when Theano starts (0 = reserve nothing)" % (value, round(amount * 100))
+        why = "%s: reserve %d%% of the GPU memory when Theano starts (0 = reserve nothing)" % (
+            value, round(amount * 100))
     else:
         why = "%s: reserve %s MB of GPU memory when Theano starts (0 = reserve nothing)" % (value, value)
     return value, why, note
@@ -187,7 +196,8 @@ def generate(record: Mapping[str, Any], config: EffectiveConfig, target: Optiona
     # Theano 0.8's working backend is the old one (its cuda backend was experimental).
     device, device_why = _gpu_decision(record, config, compiler)
     lines.append(Line("device", device, device_why))
-    lines.append(Line("floatX", "float32", "float32: what GPUs compute fast (Theano's default float64 is slow on them)"))
+    lines.append(Line("floatX", "float32",
+                      "float32: what GPUs compute fast (Theano's default float64 is slow on them)"))
     lines.append(Line("mode", "FAST_RUN", "FAST_RUN: all graph optimisations (mode names are upper-case)"))
     if cxx_default:
         notes.append("cxx is not set: Theano finds %s by itself" % cxx_default)
@@ -195,7 +205,8 @@ def generate(record: Mapping[str, Any], config: EffectiveConfig, target: Optiona
         value = '"%s"' % other_gxx if machine.is_win32(record) and " " in other_gxx else other_gxx
         lines.append(Line("cxx", value, "g++ is not found by name on PATH, but this one works"))
     elif cxx_default == "":
-        lines.append(Line("cxx", "", "empty: no C++ compiler was found; Theano runs its slow Python code (install g++)"))
+        lines.append(Line("cxx", "",
+                          "empty: no C++ compiler was found; Theano runs its slow Python code (install g++)"))
     flags, flags_why = _blas_flags(record)
     lines.append(Line("blas.ldflags", flags, flags_why))
     if device in ("cuda", "gpu"):
@@ -223,12 +234,14 @@ def render(lines: list[Line], config: EffectiveConfig, target: Optional[str]) ->
     schema = config.schema
     out = [
         "# Theano configuration for this machine, written by legacydoc %s (legacydoc theanorc --write)" % __version__,
-        "# for %s. The comment above each option says why it is there." % config.release.label.replace(" (not installed)", " 1.0.5"),
+        "# for %s. The comment above each option says why it is there." % config.release.label.replace(
+            " (not installed)", " 1.0.5"),
         "# Comments must stay on lines of their own: on Python 3 a comment after a value is part of it.",
     ]
     sections: dict[str, list[Line]] = {}
     for line in lines:
-        sections.setdefault(schema.get(line.name)["section"], []).append(line)
+        # generate() keeps only the lines whose option this schema has
+        sections.setdefault(schema.by_canonical[line.name]["section"], []).append(line)
     order = ["global"] + [s for s in sections if s != "global"]
     for section in order:
         if section not in sections:
@@ -236,7 +249,7 @@ def render(lines: list[Line], config: EffectiveConfig, target: Optional[str]) ->
         out.append("")
         out.append("[%s]" % section)
         for line in sections[section]:
-            option = schema.get(line.name)["option"]
+            option = schema.by_canonical[line.name]["option"]
             for why_line in _wrap(line.why):
                 out.append("# " + why_line)
             out.append(("%s = %s" % (option, line.value)).rstrip())

@@ -63,7 +63,8 @@ class Finding:
 
     def to_fact(self) -> dict[str, Any]:
         """TOML-ready: no None values."""
-        out: dict[str, Any] = {"kind": self.kind, "severity": self.severity, "message": self.message, "fix_line": self.fix_line}
+        out: dict[str, Any] = {
+            "kind": self.kind, "severity": self.severity, "message": self.message, "fix_line": self.fix_line}
         for key in ("file", "line", "section", "option", "value", "did_you_mean"):
             value = getattr(self, key)
             if value is not None:
@@ -135,7 +136,8 @@ def _repair_value(option: Mapping[str, Any], value: str) -> Optional[str]:
         candidates.append(stripped)
     if kind in ("enum", "mode", "vm_lazy"):
         candidates += [v for v in option.get("values", []) if v.lower() == stripped.lower()]
-        candidates += [v for v in option.get("values", []) if v.lower().replace("_", "") == stripped.lower().replace("_", "")]
+        candidates += [v for v in option.get("values", [])
+                       if v.lower().replace("_", "") == stripped.lower().replace("_", "")]
     if kind == "bool" or (kind == "enum" and "True" in option.get("values", [])):
         mapped = load_advice().get("bool_words", {}).get(stripped)
         if mapped:

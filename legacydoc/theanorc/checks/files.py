@@ -39,10 +39,12 @@ def check_files(ctx: Context) -> None:
 def file_status(ctx: Context, source: SourceFile) -> None:
     listed = "listed in THEANORC" if source.origin == "THEANORC" else "one of the files Theano reads by default"
     if source.status in ("unreadable", "not-a-file"):
-        fix = "chmod u+r %s" % source.path if source.status == "unreadable" and not machine.is_windows(ctx.record) else ""
+        fix = ("chmod u+r %s" % source.path
+               if source.status == "unreadable" and not machine.is_windows(ctx.record) else "")
         ctx.add(
             "unreadable-theanorc", "warning",
-            "%s is %s but %s; Theano skips it without a word, so none of its settings apply." % (source.path, listed, source.reason),
+            "%s is %s but %s; Theano skips it without a word, so none of its settings apply." % (
+                source.path, listed, source.reason),
             fix, file=source.path,
         )
     elif source.status == "missing" and source.origin == "THEANORC":
@@ -188,7 +190,8 @@ def check_entry(ctx: Context, source: SourceFile, entry: Entry) -> None:
         unknown_entry(ctx, source, entry)
         return
     setting = ctx.config.settings[canonical_name(option)]
-    if not (setting.origin.source == "file" and setting.origin.file == source.path and setting.origin.line == entry.line):
+    if not (setting.origin.source == "file" and setting.origin.file == source.path
+            and setting.origin.line == entry.line):
         return  # overridden elsewhere: conflicting-values says so
     value_problems(ctx, setting, entry)
 
@@ -236,7 +239,8 @@ def unknown_entry(ctx: Context, source: SourceFile, entry: Entry) -> None:
         where, ctx.release_name, ctx._written(section, entry.raw_option), ignored)
     if hit is not None:
         fix_value = hit.value or value
-        message += " Use %s instead%s." % (_where_option(hit.option, ctx.schema.dunder), ": " + hit.why if hit.why else "")
+        message += " Use %s instead%s." % (
+            _where_option(hit.option, ctx.schema.dunder), ": " + hit.why if hit.why else "")
         ctx.add("unknown-option", "warning", message, _fix_for_option(hit.option, fix_value), file=source.path,
                  line=entry.line, section=section, option=entry.raw_option, value=value, did_you_mean=hit.canonical)
     else:

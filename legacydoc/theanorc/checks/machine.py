@@ -42,8 +42,8 @@ def check_gpu(ctx: Context) -> None:
         ctx.add(
             "cuda-without-gpu", "error",
             "%s: %s=%s asks for the GPU, but no working NVIDIA GPU was found (%s); Theano logs \"Could not "
-            "initialize pygpu, support disabled\" and runs on the CPU." % (where, anchor.name, anchor.value,
-                                                                          str(output).splitlines()[0] if output else "?"),
+            "initialize pygpu, support disabled\" and runs on the CPU." % (
+                where, anchor.name, anchor.value, str(output).splitlines()[0] if output else "?"),
             to_cpu, **fields,
         )
     cxx = config["cxx"]
@@ -63,7 +63,8 @@ def check_gpu(ctx: Context) -> None:
             "float64-on-gpu", "warning",
             "%s: with %s=%s, floatX is float64%s; consumer GPUs run float64 many times slower than float32 and "
             "much of Theano's GPU code expects float32." % (
-                where, anchor.name, anchor.value, " (the default)" if floatx.is_default else " (%s)" % floatx.origin.label),
+                where, anchor.name, anchor.value,
+                " (the default)" if floatx.is_default else " (%s)" % floatx.origin.label),
             _fix_for(floatx, "float32") if not floatx.is_default else config_lines("global", "floatX", "float32"),
             file=fields["file"] if floatx.is_default else (floatx.origin.file or floatx.origin.source),
             line=anchor.origin.line if floatx.is_default else floatx.origin.line, section="global", option="floatX",
@@ -101,10 +102,14 @@ def check_cuda_root(ctx: Context) -> None:
 
 
 def check_dnn_paths(ctx: Context) -> None:
-    searched = {"include": machine.dirs_searched(ctx.record, "include"), "library": machine.dirs_searched(ctx.record, "library")}
+    searched = {
+        "include": machine.dirs_searched(ctx.record, "include"),
+        "library": machine.dirs_searched(ctx.record, "library"),
+    }
     recorded = get(ctx.record, "cudnn.dnn_settings") or {}
     pm = machine.pathmod(ctx.record)
-    for short, which in (("include_path", "include"), ("library_path", "library"), ("bin_path", "library"), ("base_path", "include")):
+    for short, which in (("include_path", "include"), ("library_path", "library"), ("bin_path", "library"),
+                         ("base_path", "include")):
         setting = ctx.config.get("dnn." + short)
         if setting is None or setting.is_default or not setting.value or searched[which] is None:
             continue

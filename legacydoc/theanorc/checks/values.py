@@ -72,7 +72,8 @@ def value_problems(ctx: Context, setting: Setting, entry: Optional[Entry] = None
         ctx.add(
             "invalid-value", "error",
             "%s: %s; import theano fails with ValueError.%s" % (
-                where, setting.check.message, " Values are case-sensitive." if fixed and fixed.lower() == value.lower() else ""),
+                where, setting.check.message,
+                " Values are case-sensitive." if fixed and fixed.lower() == value.lower() else ""),
             _fix_for(setting, fixed) if fixed is not None else "", import_fails=True, **fields,
         )
         return
@@ -101,7 +102,8 @@ def value_problems(ctx: Context, setting: Setting, entry: Optional[Entry] = None
             "option-no-effect", "warning",
             "%s: %s only configures the old device=gpu backend; with device=%s it does nothing.%s" % (
                 where, name, ctx.config["device"].value,
-                " Use %s instead." % _where_option(hit.option, ctx.schema.dunder) if hit and hit.how == "advice" else ""),
+                " Use %s instead." % _where_option(hit.option, ctx.schema.dunder)
+                if hit and hit.how == "advice" else ""),
             _fix_for_option(hit.option, value) if hit and hit.how == "advice" else "", **fields,
         )
 
@@ -204,10 +206,12 @@ def check_conflicts(ctx: Context) -> None:
             continue
         places = ", ".join("%s (%s)" % (o.label, o.value) for o in others)
         if setting.origin.source == "THEANO_FLAGS":
-            because = ("a later THEANO_FLAGS item overrides an earlier one" if all(o.source == "THEANO_FLAGS" for o in others)
+            because = ("a later THEANO_FLAGS item overrides an earlier one"
+                       if all(o.source == "THEANO_FLAGS" for o in others)
                        else "THEANO_FLAGS overrides the config files")
         else:
-            because = "a later file overrides an earlier one" if ctx.py3 else "a later line or file overrides an earlier one"
+            because = ("a later file overrides an earlier one" if ctx.py3
+                       else "a later line or file overrides an earlier one")
         ctx.add(
             "conflicting-values", "info",
             "%s is set in several places: %s; %s (%s) wins because %s. Keep one setting so the files say what Theano "
