@@ -18,6 +18,7 @@ from typing import Any, Mapping, Optional
 from packaging.version import Version
 
 from legacydoc import locate
+from legacydoc.probes.target_script import normalise
 from legacydoc.versions import parse_version
 
 DEFAULT_SCHEMA = "theano-1.0.5"
@@ -109,10 +110,6 @@ class Release:
         return "%s %s" % (name, self.version) if self.version else "%s (not installed)" % name
 
 
-def _norm(name: str) -> str:
-    return name.replace("_", "-").replace(".", "-").lower()
-
-
 def _version_of(table: Any) -> Optional[str]:
     if isinstance(table, Mapping) and isinstance(table.get("version"), str):
         return table["version"]
@@ -140,7 +137,7 @@ def select_release(record: Mapping[str, Any]) -> Release:
     packages: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     theano_v = _version_of(packages.get("theano"))
     pymc_v = _version_of(packages.get("theano-pymc"))
-    claimed = [_norm(str(n)) for n in packages.get("theano_claimed_by") or [] if isinstance(n, str)]
+    claimed = [normalise(str(n)) for n in packages.get("theano_claimed_by") or [] if isinstance(n, str)]
     text_v = packages.get("theano_version_text") if isinstance(packages.get("theano_version_text"), str) else None
     if pymc_v and (not theano_v or ("theano-pymc" in claimed and "theano" not in claimed)):
         flavour, version, why = "theano-pymc", pymc_v, "installed Theano-PyMC %s" % pymc_v
