@@ -129,7 +129,10 @@ def probe(
     """Read the machine (no judging) and print what was found; --save keeps the facts."""
     from legacydoc import facts
     from legacydoc.render.summary import render_summary, use_color
+    from legacydoc.safe_io import check_writable
 
+    if save is not None:
+        check_writable(save, need_read=False)  # refuse before a probe that may take seconds
     started = time.monotonic()
     record = probe_machine(python, project, timeout, import_check)
     redactor = _redactor(record, no_redact)
@@ -207,7 +210,9 @@ def report(
     """Write one zip to attach to a support ticket: report.md, report.json, facts.toml,
     the raw command outputs and a manifest. Redacted unless --no-redact."""
     from legacydoc.report import CommandOutput, write_report
+    from legacydoc.safe_io import check_writable
 
+    check_writable(output, need_read=False)  # refuse before probing
     rules = _load_rules(rules_dirs)
     if facts_file is not None:
         from legacydoc import replay

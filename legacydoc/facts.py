@@ -17,6 +17,8 @@ from legacydoc.areas import TABLE_NAMES
 from legacydoc.errors import UsageError
 
 SCHEMA = 1
+# A real record is tens of KiB; a report zip caps its facts.toml member at 16 MiB too.
+MAX_FILE_BYTES = 16 * 1024 * 1024
 TABLES: tuple[str, ...] = TABLE_NAMES
 _MISSING = object()
 
@@ -54,19 +56,10 @@ def dumps(record: Mapping[str, Any]) -> str:
 
 
 def save(record: Mapping[str, Any], path: Path) -> None:
-    """Write the record atomically (a temp file renamed over the target)."""
-    text = dumps(record)
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
-    except OSError as exc:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
-        raise UsageError("%s: cannot write facts file: %s" % (path, exc.strerror or exc)) from None
+    """Write the record through the one safe writer (legacydoc.safe_io)."""
+    from legacydoc.safe_io import replace_file
+
+    replace_file(Path(path), dumps(record).encode("utf-8"))
 
 
 def loads(text: str, source: str = "<facts>") -> dict[str, Any]:
@@ -75,18 +68,33 @@ def loads(text: str, source: str = "<facts>") -> dict[str, Any]:
         data = locate.loads_toml(text)
     except locate.TOMLDecodeError as exc:
         raise UsageError("%s: not a TOML facts file (%s)" % (source, exc)) from None
+    except RecursionError:
+        raise UsageError("%s: not a facts file: nested too deeply to read" % source) from None
     schema = data.get("schema", _MISSING)
     if schema is _MISSING:
         raise UsageError("%s: not a legacydoc facts file (no 'schema' key)" % source)
-    if schema != SCHEMA:
+    if isinstance(schema, bool) or schema != SCHEMA:  # true == 1 in Python, not in a schema
         raise UsageError(_schema_message(source, schema, data.get("legacydoc_version", "an unknown version")))
     if not isinstance(data.get("redacted", False), bool):
         raise UsageError("%s: 'redacted' must be true or false" % source)
     for name in TABLES:
         if name in data and not isinstance(data[name], dict):
             raise UsageError("%s: '%s' must be a table, found %s" % (source, name, type(data[name]).__name__))
+    check_shape(data, source)
+    for name in TABLES:
         data.setdefault(name, {})
     return data
+
+
+def check_shape(record: Mapping[str, Any], source: str) -> None:
+    """The rules see a record that matches the schema of facts, or none at all: a value of
+    the wrong kind (a number where a list belongs) is refused with its dotted name."""
+    from legacydoc.factschema import validate
+
+    problems = validate(record)
+    if problems:
+        more = " (and %d more)" % (len(problems) - 1) if len(problems) > 1 else ""
+        raise UsageError("%s: not a valid facts record: %s%s" % (source, problems[0], more))
 
 
 def _schema_message(source: str, schema: Any, writer: Any) -> str:
@@ -100,11 +108,10 @@ def _schema_message(source: str, schema: Any, writer: Any) -> str:
 
 
 def load(path: Path) -> dict[str, Any]:
+    from legacydoc.safe_io import read_regular
+
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UsageError("%s: cannot read facts file: %s" % (path, exc.strerror or exc)) from None
+    raw = read_regular(path, MAX_FILE_BYTES, "facts file")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -8,6 +8,7 @@ a member or total too large, or a compression ratio only a zip bomb has.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import stat
@@ -19,11 +20,13 @@ from typing import Any
 
 from legacydoc import facts as facts_module
 from legacydoc.errors import UsageError
+from legacydoc.safe_io import read_regular, read_small
 
 ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")
 MAX_MEMBERS = 2000
 MAX_MEMBER_BYTES = 16 * 1024 * 1024  # a report's largest member is a few MiB
 MAX_TOTAL_BYTES = 64 * 1024 * 1024
+MAX_ZIP_BYTES = 64 * 1024 * 1024  # compressed; a real report is well under 1 MiB
 # Deflate tops out near 1000:1; real reports stay far below 100:1 at these sizes.
 BOMB_MIN_BYTES = 4 * 1024 * 1024
 BOMB_RATIO = 100
@@ -49,12 +52,10 @@ class Replayed:
 
 
 def is_zip(path: Path) -> bool:
-    """By content, not by name: a report renamed .toml is still a zip."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(4) in ZIP_MAGIC
-    except OSError:
-        return False
+    """By content, not by name: a report renamed .toml is still a zip. Only a regular
+    file is looked at (a FIFO would block; the loader then refuses it)."""
+    head = read_small(str(path), 4)
+    return head is not None and head in ZIP_MAGIC
 
 
 def load(path: Path) -> Replayed:
@@ -111,8 +112,10 @@ class _SafeZip:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        # A regular file within the cap, read once: the archive is then parsed in memory.
+        data = read_regular(path, MAX_ZIP_BYTES, "report zip")
         try:
-            self.zip = zipfile.ZipFile(path)
+            self.zip = zipfile.ZipFile(io.BytesIO(data))
             infos = self.zip.infolist()
         except zipfile.BadZipFile as exc:
             raise UsageError("%s: not a readable zip archive (truncated or damaged: %s)" % (path, exc)) from None
@@ -174,15 +177,19 @@ def _commands(safe: _SafeZip, prefix: str) -> list[tuple[dict[str, Any], str]]:
         return []
     try:
         index = json.loads(safe.read_text(index_name))
-    except (ValueError, UsageError):
+    except (ValueError, UsageError, RecursionError):
         return []
     out = []
-    for entry in index if isinstance(index, list) else []:
+    read: set[str] = set()
+    for entry in index[:MAX_MEMBERS] if isinstance(index, list) else []:
         if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
             continue
         name = prefix + "commands/" + entry["file"]
-        if "/" in entry["file"] or name not in safe.members:
+        # each member once: an index that lists one big member many times must not
+        # multiply it in memory (or in a zip rebuilt from this one)
+        if "/" in entry["file"] or name not in safe.members or name in read:
             continue
+        read.add(name)
         out.append((entry, safe.read_text(name)))
     return out
 
@@ -197,7 +204,7 @@ def _load_zip(path: Path) -> Replayed:
             try:
                 loaded = json.loads(safe.read_text(prefix + "manifest.json"))
                 manifest = loaded if isinstance(loaded, dict) else {}
-            except ValueError:
+            except (ValueError, RecursionError):
                 manifest = {}
         return Replayed(record=record, path=path, kind="report", commands=_commands(safe, prefix), manifest=manifest)
     finally:

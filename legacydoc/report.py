@@ -17,11 +17,10 @@ half-written, and nothing is written anywhere else.
 from __future__ import annotations
 
 import datetime as _dt
+import io
 import json
-import os
 import re
 import shlex
-import tempfile
 import time
 import zipfile
 from dataclasses import dataclass, field
@@ -30,9 +29,9 @@ from typing import Any, Mapping, Optional, Sequence
 
 from legacydoc import __version__
 from legacydoc import facts as facts_module
-from legacydoc.errors import UsageError
 from legacydoc.probes.run import CAPTURE_MAX_BYTES
 from legacydoc.redact import PLACEHOLDERS, Redactor
+from legacydoc.safe_io import replace_file
 
 # Raw outputs are kept whole up to this (per stream): enough for any real tool output,
 # small enough to attach. The facts already hold the first lines of each.
@@ -253,43 +252,24 @@ def build_members(
     return encoded, result, contents
 
 
-def write_zip(target: Path, members: Mapping[str, bytes]) -> int:
-    """Write atomically: a temp file beside ``target``, renamed over it. Returns the size."""
-    target = Path(target)
-    if target.is_dir():
-        raise UsageError("%s: is a folder; give the report's file name with -o" % target)
-    parent = target.parent
-    if not parent.is_dir():
-        raise UsageError("%s: cannot write report: folder %s does not exist" % (target, parent))
-    try:
-        fd, tmp_name = tempfile.mkstemp(prefix="." + target.name + ".", suffix=".tmp", dir=str(parent))
-    except OSError as exc:
-        raise UsageError("%s: cannot write report: %s" % (target, exc.strerror or exc)) from None
-    tmp = Path(tmp_name)
+def zip_bytes(members: Mapping[str, bytes]) -> bytes:
+    """The zip archive of ``members``, built in memory (a report is a few MiB at most)."""
     stamp = time.localtime()[:6]
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            with zipfile.ZipFile(handle, "w", zipfile.ZIP_DEFLATED) as archive:
-                for name, data in members.items():
-                    info = zipfile.ZipInfo(name, date_time=stamp)
-                    info.compress_type = zipfile.ZIP_DEFLATED
-                    info.external_attr = 0o644 << 16
-                    archive.writestr(info, data)
-        os.replace(tmp, target)
-    except OSError as exc:
-        _unlink(tmp)
-        raise UsageError("%s: cannot write report: %s" % (target, exc.strerror or exc)) from None
-    except BaseException:
-        _unlink(tmp)
-        raise
-    return target.stat().st_size
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            info = zipfile.ZipInfo(name, date_time=stamp)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, data)
+    return buffer.getvalue()
 
 
-def _unlink(path: Path) -> None:
-    try:
-        path.unlink()
-    except OSError:
-        pass
+def write_zip(target: Path, members: Mapping[str, bytes]) -> int:
+    """Write through the one safe writer (legacydoc.safe_io). Returns the size."""
+    data = zip_bytes(members)
+    replace_file(Path(target), data)
+    return len(data)
 
 
 def write_report(

@@ -184,7 +184,7 @@ def test_unwritable_target_is_one_line_and_writes_nothing(tmp_path: Path, where:
     before = sorted(tmp_path.rglob("*"))
     proc = run_cli("report", "--facts", str(SEED_002), "-o", str(tmp_path / where), cwd=tmp_path)
     assert proc.returncode == 2
-    assert "cannot write report" in proc.stderr or "is a folder" in proc.stderr
+    assert "cannot write" in proc.stderr or "is a folder" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
     assert sorted(tmp_path.rglob("*")) == before
 

@@ -15,7 +15,8 @@ from test_theanorc_findings import rc_file, record
 from test_theanorc_seed import SEED_THEANORC, seed_record
 
 from legacydoc.errors import UsageError
-from legacydoc.theanorc import effective_config, fileops, find_problems
+from legacydoc import safe_io as fileops
+from legacydoc.theanorc import effective_config, find_problems
 from legacydoc.theanorc.command import write
 from legacydoc.theanorc.discovery import write_target
 from legacydoc.theanorc.writer import generate
@@ -223,7 +224,7 @@ def test_refusals(tmp_path: Path, kind: str) -> None:
         path = tmp_path / "no" / "such" / ".theanorc"
     line = _refusal(tmp_path, path)
     expected = {"directory": "is a folder", "symlink-loop": "symbolic link loop", "dangling-symlink": "does not exist",
-                "fifo": "not a regular file", "missing-folder": "does not exist"}[kind]
+                "fifo": "is a FIFO", "missing-folder": "does not exist"}[kind]
     assert expected in line
 
 

@@ -19,7 +19,7 @@ from legacydoc.errors import UsageError
 from legacydoc.theanorc import machine
 from legacydoc.theanorc.discovery import write_target
 from legacydoc.theanorc.effective import EffectiveConfig, Setting, effective_config
-from legacydoc.theanorc.fileops import Refused, read_bytes, resolve_target, safe_write
+from legacydoc.safe_io import Refused, read_bytes, replace_file, resolve_target
 from legacydoc.theanorc.findings import Finding, find_problems
 from legacydoc.theanorc.writer import generate
 
@@ -235,7 +235,7 @@ def write(
             out.write("Not written.\n")
             return 1
     try:
-        result = safe_write(target, data)
+        result = replace_file(target, data, keep_backup=True)
     except Refused as exc:
         out.write("legacydoc: not written: %s\n" % exc)
         return 2
