@@ -14,8 +14,8 @@ import pytest
 from test_theanorc_findings import rc_file, record
 from test_theanorc_seed import SEED_THEANORC, seed_record
 
-from legacydoc.errors import UsageError
 from legacydoc import safe_io as fileops
+from legacydoc.errors import UsageError
 from legacydoc.theanorc import effective_config, find_problems
 from legacydoc.theanorc.command import write
 from legacydoc.theanorc.discovery import write_target

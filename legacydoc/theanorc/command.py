@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, TextIO, cast
 
 from legacydoc.errors import UsageError
+from legacydoc.safe_io import Refused, read_bytes, replace_file, resolve_target
 from legacydoc.theanorc import machine
 from legacydoc.theanorc.discovery import write_target
 from legacydoc.theanorc.effective import EffectiveConfig, Setting, effective_config
-from legacydoc.safe_io import Refused, read_bytes, replace_file, resolve_target
 from legacydoc.theanorc.findings import Finding, find_problems
 from legacydoc.theanorc.writer import generate
 
