@@ -107,3 +107,48 @@ def test_output_is_bounded_in_memory() -> None:
 def test_stdin_text_is_fed() -> None:
     result = run_command([sys.executable, "-c", "import sys; print(sys.stdin.read().upper())"], stdin_text="abc")
     assert result.stdout.strip() == "ABC"
+
+
+@posix_only
+def test_a_background_child_holding_the_pipes_does_not_hang_the_run(tmp_path: Path) -> None:
+    """Issue #10 defect 3: `sleep 987602 & echo ok` kept stdout open, so the run waited
+    for the timeout, lost the output and left the child running."""
+    marker = tmp_path / "child.pid"
+    script = "sleep 987602 & echo $! > %s; echo ok" % marker
+    started = time.monotonic()
+    result = run_command(["sh", "-c", script], timeout=30.0)
+    elapsed = time.monotonic() - started
+    assert elapsed < 5, elapsed
+    assert not result.timed_out and result.rc == 0
+    assert result.stdout == "ok\n"
+    time.sleep(0.2)
+    assert not _running(int(marker.read_text()))  # killed with its group after the exit
+
+
+@posix_only
+def test_a_child_that_escapes_the_group_is_not_waited_for(tmp_path: Path) -> None:
+    """setsid puts a child outside the group we can kill (documented): we stop reading
+    shortly after the command exits instead of waiting for that child."""
+    marker = tmp_path / "child.pid"
+    script = "setsid sh -c 'echo $$ > %s; exec sleep 987603' & sleep 0.3; echo ok" % marker
+    started = time.monotonic()
+    result = run_command(["sh", "-c", script], timeout=30.0)
+    assert time.monotonic() - started < 5
+    assert not result.timed_out and result.rc == 0 and "ok" in result.stdout
+    os.kill(int(marker.read_text()), 9)  # our own clean-up: nothing else will
+
+
+@posix_only
+def test_the_gpu_probe_keeps_its_result_when_nvidia_smi_leaves_a_child(tmp_path: Path) -> None:
+    from conftest import FakeTools, make_ctx
+    from legacydoc.probes import run_probe
+
+    tools = FakeTools(tmp_path / "bin")
+    smi = tools.add("nvidia-smi", stdout="0, GeForce GTX 1080, 8119, 440.33.01, 00000000:01:00.0, 6.1\n")
+    smi.write_text("#!/bin/sh\nsleep 987604 &\n" + smi.read_text().split("\n", 1)[1])
+    started = time.monotonic()
+    tables = run_probe("gpu", make_ctx(tmp_path, [tools.bindir], timeout=20.0).for_probe())
+    assert time.monotonic() - started < 10
+    gpu = tables["gpu"]
+    assert "probe_error" not in gpu and gpu["nvidia_smi"]["rc"] == 0
+    assert gpu.get("devices", [{}])[0].get("name") == "GeForce GTX 1080"

@@ -24,6 +24,8 @@ FACT_MAX_LINES = 40
 FACT_MAX_CHARS = 4000
 # What we keep in memory for parsers: bounded so a runaway tool cannot exhaust memory.
 CAPTURE_MAX_BYTES = 4 * 1024 * 1024
+# After a command ends, how long its output pipes may stay open before we stop reading.
+DRAIN_S = 0.5
 _IS_WINDOWS = os.name == "nt"
 
 
@@ -151,21 +153,126 @@ def _kill_tree(proc: subprocess.Popen) -> None:
         pass
 
 
-def _read_bounded(stream: Any, sink: list[bytes], flag: list[bool]) -> None:
-    """Drain a pipe, keeping at most CAPTURE_MAX_BYTES (a runaway tool must not fill memory)."""
-    kept = 0
+class _Capture:
+    """Output of one stream, bounded: a runaway tool must not fill memory."""
+
+    def __init__(self) -> None:
+        self.chunks: list[bytes] = []
+        self.kept = 0
+        self.truncated = False
+
+    def add(self, chunk: bytes) -> None:
+        room = CAPTURE_MAX_BYTES - self.kept
+        if len(chunk) > room:
+            self.truncated = True
+        if room > 0:
+            self.chunks.append(chunk[:room])
+            self.kept += len(self.chunks[-1])
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """After the command exits, whatever it left running in its process group goes too: a
+    background child holding the output pipes would keep us waiting and outlive us."""
+    if _IS_WINDOWS:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:  # the group is already empty
+        pass
+
+
+def _pump_posix(proc: subprocess.Popen, captures: list[_Capture], deadline: float) -> bool:
+    """Read stdout and stderr in this thread until both close (no reader thread to get
+    stuck). Returns whether the command ran past ``deadline``. When it ends, its group is
+    killed and the pipes get DRAIN_S to close: a child that escaped the group (setsid) and
+    still holds them is not waited for."""
+    import selectors
+
+    selector = selectors.DefaultSelector()
+    for stream, capture in zip((proc.stdout, proc.stderr), captures):
+        if stream is not None:
+            fd = stream.fileno()
+            os.set_blocking(fd, False)
+            selector.register(fd, selectors.EVENT_READ, capture)
+    timed_out = False
+    ended_at: Optional[float] = None
+    try:
+        while selector.get_map():
+            now = time.monotonic()
+            if ended_at is None:
+                if proc.poll() is not None:
+                    ended_at = now
+                    _kill_group(proc)
+                elif now >= deadline:
+                    timed_out = True
+                    ended_at = now
+                    _kill_tree(proc)
+            elif now - ended_at > DRAIN_S:
+                break
+            for key, _events in selector.select(timeout=0.05):
+                try:
+                    chunk = os.read(key.fd, 65536)
+                except (BlockingIOError, InterruptedError):
+                    continue
+                except OSError:
+                    chunk = b""
+                if chunk:
+                    key.data.add(chunk)
+                else:
+                    selector.unregister(key.fd)
+    finally:
+        selector.close()
+    if ended_at is None:
+        # both pipes closed while it runs on: wait for it, within the deadline
+        try:
+            proc.wait(timeout=max(0.01, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            _kill_tree(proc)
+        else:
+            _kill_group(proc)
+    if timed_out:
+        try:
+            proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            pass
+    return timed_out
+
+
+def _read_thread(stream: Any, capture: _Capture) -> None:
     try:
         while True:
             chunk = stream.read(65536)
             if not chunk:
                 break
-            if kept < CAPTURE_MAX_BYTES:
-                sink.append(chunk[: CAPTURE_MAX_BYTES - kept])
-                kept += len(sink[-1])
-                if kept >= CAPTURE_MAX_BYTES:
-                    flag[0] = True
+            capture.add(chunk)
     except Exception:
         pass
+
+
+def _pump_threads(proc: subprocess.Popen, captures: list[_Capture], deadline: float) -> bool:
+    """Windows (no select on pipes): a reader thread per stream, waited for DRAIN_S after
+    the command ends, then abandoned (daemon) if something else still holds the pipe."""
+    readers = [
+        threading.Thread(target=_read_thread, args=(stream, capture), daemon=True)
+        for stream, capture in zip((proc.stdout, proc.stderr), captures)
+        if stream is not None
+    ]
+    for reader in readers:
+        reader.start()
+    timed_out = False
+    try:
+        proc.wait(timeout=max(deadline - time.monotonic(), 0.01))
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _kill_tree(proc)
+        try:
+            proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            pass
+    for reader in readers:
+        reader.join(timeout=DRAIN_S)
+    return timed_out
 
 
 def run_command(
@@ -208,43 +315,28 @@ def run_command(
         result.error = "%s: %s" % (type(exc).__name__, exc)
         return result
 
-    out_chunks: list[bytes] = []
-    err_chunks: list[bytes] = []
-    out_flag, err_flag = [False], [False]
-    readers = [
-        threading.Thread(target=_read_bounded, args=(proc.stdout, out_chunks, out_flag), daemon=True),
-        threading.Thread(target=_read_bounded, args=(proc.stderr, err_chunks, err_flag), daemon=True),
-    ]
-    for reader in readers:
-        reader.start()
+    captures = [_Capture(), _Capture()]
     if stdin_text is not None and proc.stdin is not None:
         try:
             proc.stdin.write(stdin_text.encode("utf-8"))
             proc.stdin.close()
         except OSError:
             pass
-    try:
-        proc.wait(timeout=max(timeout, 0.01))
-    except subprocess.TimeoutExpired:
-        result.timed_out = True
-        _kill_tree(proc)
-        try:
-            proc.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            pass
-    # Grandchildren that escaped the group may hold the pipes open: don't wait on them forever.
-    for reader in readers:
-        reader.join(timeout=1.0)
+    pump = _pump_threads if _IS_WINDOWS else _pump_posix
+    result.timed_out = pump(proc, captures, started + max(timeout, 0.01))
     result.duration_s = time.monotonic() - started
     if not result.timed_out:
         result.rc = proc.returncode
-    for stream in (proc.stdout, proc.stderr, proc.stdin):
-        try:
-            if stream is not None:
-                stream.close()
-        except Exception:
-            pass
-    result.truncated = out_flag[0] or err_flag[0]
+    if not _IS_WINDOWS:
+        # Only safe without reader threads: closing a pipe another thread reads blocks.
+        for stream in (proc.stdout, proc.stderr, proc.stdin):
+            try:
+                if stream is not None:
+                    stream.close()
+            except Exception:
+                pass
+    result.truncated = captures[0].truncated or captures[1].truncated
+    out_chunks, err_chunks = captures[0].chunks, captures[1].chunks
     codecs_to_try = list(encodings) or candidate_encodings()
     result.stdout, enc_out = decode_output(b"".join(out_chunks), codecs_to_try)
     result.stderr, enc_err = decode_output(b"".join(err_chunks), codecs_to_try)
