@@ -243,3 +243,24 @@ def test_effective_provenance() -> None:
     derived = derive_config_facts(rec)["config"]
     assert derived["effective"]["floatX"] == {"value": "float32", "source": "THEANO_FLAGS"}
     assert derived["effective"]["blas"]["ldflags"]["source"] == "default" and "value" not in derived["effective"]["blas"]["ldflags"]
+
+
+def test_a_long_theanorc_list_costs_linear_work(monkeypatch) -> None:
+    """Issue #10 defect 5: every missing file's finding rescanned the whole list for the
+    home folder, once per entry: 400 entries took 24 s. Count the scans, not the seconds."""
+    from legacydoc.theanorc import machine as machine_module
+
+    calls = {"home": 0}
+    real_home = machine_module.home
+
+    def counting_home(record):
+        calls["home"] += 1
+        return real_home(record)
+
+    monkeypatch.setattr(machine_module, "home", counting_home)
+    files = [{"path": "/home/u/rc%d" % i, "from": "THEANORC", "exists": False, "readable": False} for i in range(400)]
+    rec = record(files=files, theanorc=":".join(f["path"] for f in files))
+    findings = [f for f in find_problems(rec) if f.kind == "theanorc-file-missing"]
+    assert len(findings) == 1 and "400 files" in findings[0].message
+    assert findings[0].fix_line == "unset THEANORC"  # every entry is missing: none is left
+    assert calls["home"] < 50, calls

@@ -44,9 +44,8 @@ def config_file_paths(
     return files
 
 
-def _spelled(record: Mapping[str, Any], path: str) -> str:
+def _spelled(home: Optional[str], path: str) -> str:
     """A path as a user would type it in THEANORC: ~ for the home folder."""
-    home = machine.home(record)
     if home and path.startswith(home) and len(path) > len(home) and path[len(home)] in "/\\":
         return "~" + path[len(home):]
     return path
@@ -65,9 +64,11 @@ def theanorc_value(
     else:
         slash = "\\" if windows else "/"
         entries = ["~%s.theanorc" % slash] + (["~%s.theanorc.txt" % slash] if machine.is_win32(record) else [])
-    dropped = {_spelled(record, d) for d in drop} | set(drop)
-    entries = [e for e in entries if e and e not in dropped and _spelled(record, e) not in dropped]
-    extra = [_spelled(record, a) for a in add if _spelled(record, a) not in entries]
+    home = machine.home(record)  # once: it scans the record (a list can hold thousands)
+    dropped = {_spelled(home, d) for d in drop} | set(drop)
+    entries = [e for e in entries if e and e not in dropped and _spelled(home, e) not in dropped]
+    present = set(entries)
+    extra = [_spelled(home, a) for a in add if _spelled(home, a) not in present]
     entries = extra + entries if first else entries + extra
     return sep.join(entries)
 
@@ -75,11 +76,12 @@ def theanorc_value(
 def theanorc_line(
     record: Mapping[str, Any], add: Sequence[str] = (), drop: Sequence[str] = (), first: bool = False
 ) -> str:
-    """The shell line that sets THEANORC so (cmd.exe syntax on Windows)."""
+    """The shell line that sets THEANORC so (cmd.exe syntax on Windows). A list left
+    empty means unsetting it: THEANORC set to nothing makes Theano read no file at all."""
     value = theanorc_value(record, add, drop, first)
     if machine.is_windows(record):
-        return "set THEANORC=%s" % value
-    return "export THEANORC=%s" % value
+        return "set THEANORC=%s" % value  # cmd.exe: 'set NAME=' removes the variable
+    return "export THEANORC=%s" % value if value else "unset THEANORC"
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,19 @@ from legacydoc.theanorc.sources import SourceFile
 from legacydoc.theanorc.suggest import removed_in, removed_info, suggest_file
 
 
+# Past this many missing THEANORC files, one finding names them all (one per file, each
+# with a THEANORC line of every entry, would grow with the square of the list).
+MISSING_ONE_BY_ONE = 5
+
+
 def check_files(ctx: Context) -> None:
+    missing = [s for s in ctx.config.files if s.status == "missing" and s.origin == "THEANORC"]
+    grouped = {id(s) for s in missing} if len(missing) > MISSING_ONE_BY_ONE else set()
+    if grouped:
+        missing_theanorc_files(ctx, missing)
     for source in ctx.config.files:
+        if id(source) in grouped:
+            continue
         file_status(ctx, source)
         if not source.read:
             continue
@@ -53,6 +64,15 @@ def file_status(ctx: Context, source: SourceFile) -> None:
             "THEANORC names %s, which %s; Theano skips it silently." % (source.path, source.reason),
             theanorc_line(ctx.record, drop=[source.path]), file=source.path,
         )
+
+
+def missing_theanorc_files(ctx: Context, missing: list[SourceFile]) -> None:
+    shown = ", ".join(s.path for s in missing[:3])
+    ctx.add(
+        "theanorc-file-missing", "info",
+        "THEANORC names %d files that do not exist (%s, ...); Theano skips them silently." % (len(missing), shown),
+        theanorc_line(ctx.record, drop=[s.path for s in missing]), file=missing[0].path,
+    )
 
 
 def file_encoding(ctx: Context, source: SourceFile) -> None:
