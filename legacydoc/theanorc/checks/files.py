@@ -21,7 +21,6 @@ from legacydoc.theanorc.schema import canonical_name
 from legacydoc.theanorc.sources import SourceFile
 from legacydoc.theanorc.suggest import removed_in, removed_info, suggest_file
 
-
 # Past this many missing THEANORC files, one finding names them all (one per file, each
 # with a THEANORC line of every entry, would grow with the square of the list).
 MISSING_ONE_BY_ONE = 5
