@@ -72,12 +72,16 @@ ImportCheckOpt = typer.Option(
 )
 
 
+# An hour per command is far beyond any real probe; more would overflow the clocks.
+MAX_TIMEOUT_S = 3600
+
+
 def build_context(python: Optional[str], project: Optional[Path], timeout: float, import_check: bool):
     """A ProbeContext from the common options; bad values are usage errors."""
     from legacydoc.probes.context import ProbeContext
 
-    if not (timeout > 0):
-        raise UsageError("--timeout: must be a positive number of seconds, got %s" % timeout)
+    if not (0 < timeout <= MAX_TIMEOUT_S):  # also refuses nan and inf
+        raise UsageError("--timeout: must be more than 0 and at most %d seconds, got %s" % (MAX_TIMEOUT_S, timeout))
     if project is not None and not project.is_dir():
         raise UsageError("%s: --project is not a directory" % project)
     return ProbeContext(python=python, project=project, timeout=timeout, import_check=import_check)
@@ -180,7 +184,7 @@ def check(
     if facts_file is not None:
         from legacydoc import replay
 
-        replayed = replay.load(facts_file)
+        replayed = replay.load(facts_file, with_commands=False)
         record, source = replayed.record, replayed.source
     else:
         record = probe_machine(python, project, timeout, import_check)

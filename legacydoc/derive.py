@@ -18,7 +18,7 @@ from packaging.version import Version
 
 from legacydoc import knowledge, readiness
 from legacydoc.facts import get
-from legacydoc.versions import parse_version
+from legacydoc.versions import parse_version, small_int
 
 # The derived facts, with one line each on what they mean. legacydoc.factschema declares exactly these.
 DERIVED: dict[str, str] = {
@@ -388,11 +388,12 @@ def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[
         if which:
             out["backend"] = which
         index = device[4:] if device.startswith("cuda") else device[3:] if device.startswith("gpu") else ""
-        if index.isdigit():
-            out["device_index"] = int(index)
+        number = small_int(index)
+        if number is not None:
+            out["device_index"] = number
             count = get(facts, "gpu.count")
             if isinstance(count, int) and not isinstance(count, bool):
-                out["device_exists"] = int(index) < count
+                out["device_exists"] = number < count
     decision = readiness.gpu_decision(facts, device, theano_version, blockers=blockers)
     out["runs_on"] = decision.runs_on
     if decision.reasons:

@@ -24,6 +24,8 @@ else:  # pragma: no cover - exercised on 3.9/3.10 only
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 TOMLDecodeError = tomllib.TOMLDecodeError
+# Rule packs and knowledge tables are tens of KiB; a user's --rules pack is no bigger.
+MAX_DATA_FILE_BYTES = 8 * 1024 * 1024
 
 
 @functools.lru_cache(maxsize=1)
@@ -62,16 +64,20 @@ def loads_toml(text: str) -> dict[str, Any]:
 
 def read_toml(path: Path, what: str, error: Callable[[str], UsageError] = UsageError) -> dict[str, Any]:
     """A data file as a dict; any problem is ``error("<path>: <what> ...")``, one line."""
+    from legacydoc.safe_io import read_regular
+
     try:
-        text = Path(path).read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise error("%s: cannot read %s: %s" % (path, what, exc.strerror or exc)) from None
+        text = read_regular(Path(path), MAX_DATA_FILE_BYTES, what).decode("utf-8")
+    except UsageError as exc:
+        raise error(str(exc)) from None
     except UnicodeDecodeError as exc:
         raise error("%s: not UTF-8 (byte %d)" % (path, exc.start)) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise error("%s: not valid TOML (%s)" % (path, " ".join(str(exc).split()))) from None
+    except RecursionError:
+        raise error("%s: not valid TOML (nested too deeply to read)" % path) from None
 
 
 @functools.lru_cache(maxsize=None)

@@ -24,11 +24,11 @@ from legacydoc.safe_io import read_regular, read_small
 
 ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")
 MAX_MEMBERS = 2000
-MAX_MEMBER_BYTES = 16 * 1024 * 1024  # a report's largest member is a few MiB
-MAX_TOTAL_BYTES = 64 * 1024 * 1024
-MAX_ZIP_BYTES = 64 * 1024 * 1024  # compressed; a real report is well under 1 MiB
+MAX_MEMBER_BYTES = 4 * 1024 * 1024  # a command's output is kept up to 1 MiB per stream
+MAX_TOTAL_BYTES = 32 * 1024 * 1024
+MAX_ZIP_BYTES = 16 * 1024 * 1024  # compressed; a real report is well under 1 MiB
 # Deflate tops out near 1000:1; real reports stay far below 100:1 at these sizes.
-BOMB_MIN_BYTES = 4 * 1024 * 1024
+BOMB_MIN_BYTES = 1024 * 1024
 BOMB_RATIO = 100
 FACTS_NAME = "facts.toml"
 _DRIVE = re.compile(r"^[A-Za-z]:")
@@ -58,13 +58,14 @@ def is_zip(path: Path) -> bool:
     return head is not None and head in ZIP_MAGIC
 
 
-def load(path: Path) -> Replayed:
-    """A facts.toml or a report zip; every problem is a one-line UsageError."""
+def load(path: Path, with_commands: bool = True) -> Replayed:
+    """A facts.toml or a report zip; every problem is a one-line UsageError. A zip's raw
+    command outputs are read only ``with_commands`` (report needs them, check does not)."""
     path = Path(path)
     if path.is_dir():
         raise UsageError("%s: is a folder, not a facts file or report zip" % path)
     if is_zip(path):
-        return _load_zip(path)
+        return _load_zip(path, with_commands)
     if path.suffix.lower() == ".zip" and path.exists():
         raise UsageError("%s: not a zip archive (expected a report made by 'legacydoc report')" % path)
     return Replayed(record=facts_module.load(path), path=path, kind="facts")
@@ -160,14 +161,15 @@ class _SafeZip:
         self.zip.close()
 
 
-def _prefix_of(members: dict[str, zipfile.ZipInfo], path: Path) -> str:
-    """'' or 'folder/': where facts.toml is (a re-zipped report has one top folder)."""
+def _facts_member(members: dict[str, zipfile.ZipInfo], path: Path) -> str:
+    """The facts.toml member's name, in whatever case it was zipped ('' or one top folder:
+    a re-zipped report has one)."""
     found = [n for n in members if n.split("/")[-1].lower() == FACTS_NAME and n.count("/") <= 1]
     if not found:
         raise UsageError("%s: no %s in this zip (is it a report from 'legacydoc report'?)" % (path, FACTS_NAME))
     if len(found) > 1:
         raise _refuse(path, "several %s members: %s" % (FACTS_NAME, ", ".join(_shown(n) for n in sorted(found))))
-    return found[0][: -len(FACTS_NAME)]
+    return found[0]
 
 
 def _commands(safe: _SafeZip, prefix: str) -> list[tuple[dict[str, Any], str]]:
@@ -194,11 +196,16 @@ def _commands(safe: _SafeZip, prefix: str) -> list[tuple[dict[str, Any], str]]:
     return out
 
 
-def _load_zip(path: Path) -> Replayed:
+def _load_zip(path: Path, with_commands: bool = True) -> Replayed:
     safe = _SafeZip(path)
     try:
-        prefix = _prefix_of(safe.members, path)
-        record = facts_module.loads(safe.read_text(prefix + FACTS_NAME), source="%s:%s" % (path, prefix + FACTS_NAME))
+        facts_name = _facts_member(safe.members, path)
+        prefix = facts_name[: -len(FACTS_NAME)]
+        facts_info = safe.members[facts_name]
+        if facts_info.file_size > facts_module.MAX_FILE_BYTES:
+            raise _refuse(path, "%s is %d bytes (limit %d)" % (FACTS_NAME, facts_info.file_size,
+                                                                facts_module.MAX_FILE_BYTES))
+        record = facts_module.loads(safe.read_text(facts_name), source="%s:%s" % (path, facts_name))
         manifest: dict[str, Any] = {}
         if prefix + "manifest.json" in safe.members:
             try:
@@ -206,7 +213,8 @@ def _load_zip(path: Path) -> Replayed:
                 manifest = loaded if isinstance(loaded, dict) else {}
             except (ValueError, RecursionError):
                 manifest = {}
-        return Replayed(record=record, path=path, kind="report", commands=_commands(safe, prefix), manifest=manifest)
+        commands = _commands(safe, prefix) if with_commands else []
+        return Replayed(record=record, path=path, kind="report", commands=commands, manifest=manifest)
     finally:
         safe.close()
 

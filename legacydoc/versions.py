@@ -10,6 +10,9 @@ from packaging.version import InvalidVersion, Version
 
 # A dotted version at the start, ended by the string's end or a suffix separator:
 # '8.1.0-posix', '1.0.5+dev', '10.2 (Update 2)'.
+# No real version is longer; a longer "version" is garbage (and 5,000 digits would hit
+# Python's limit on converting text to int).
+MAX_VERSION_CHARS = 64
 _LEADING_VERSION = re.compile(r"^([0-9]+(?:\.[0-9]+)+)(?=$|[-+_~ ])")
 
 
@@ -24,7 +27,7 @@ def parse_version(value: Any) -> Optional[Version]:
     if not isinstance(value, str):
         return None
     text = value.strip()
-    if not text:
+    if not text or len(text) > MAX_VERSION_CHARS:
         return None
     try:
         return Version(text)
@@ -39,7 +42,7 @@ def parse_version(value: Any) -> Optional[Version]:
 
 
 def parse_specifier(value: Any) -> Optional[SpecifierSet]:
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str) or not value.strip() or len(value) > 10 * MAX_VERSION_CHARS:
         return None
     try:
         return SpecifierSet(value)
@@ -51,3 +54,11 @@ def version_in(value: Any, specifier: str) -> bool:
     """Is ``value`` inside ``specifier``? False when either does not parse."""
     version, spec = parse_version(value), parse_specifier(specifier)
     return version is not None and spec is not None and spec.contains(version, prereleases=True)
+
+
+def small_int(text: Any) -> Optional[int]:
+    """A whole number written in at most 18 ASCII digits, else None (a fact of thousands of
+    digits is garbage, and int() of it raises past Python's digit limit)."""
+    if isinstance(text, str) and 0 < len(text) <= 18 and text.isascii() and text.isdigit():
+        return int(text)
+    return None

@@ -71,8 +71,8 @@ def test_probe_format_toml_prints_the_record(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "args, fragment",
     [
-        (("probe", "--timeout", "0"), "--timeout: must be a positive number"),
-        (("probe", "--timeout", "-3"), "--timeout: must be a positive number"),
+        (("probe", "--timeout", "0"), "--timeout: must be more than 0"),
+        (("probe", "--timeout", "-3"), "--timeout: must be more than 0"),
         (("probe", "--project", "/no/such/dir"), "--project is not a directory"),
     ],
 )

@@ -329,7 +329,7 @@ def test_max_depth_is_a_parameter() -> None:
 def test_huge_lists_give_a_bounded_answer() -> None:
     record = with_table("path", empty_entries=["bad"] * 200_000)
     problems = validate(record)
-    assert len(problems) == factschema.MAX_PROBLEMS + 1
+    assert len(problems) == factschema.walk.MAX_PROBLEMS + 1
     assert problems[-1].startswith("record: more problems not listed")
     assert validate(with_table("path", empty_entries=list(range(200_000)))) == []
 
@@ -413,7 +413,7 @@ def test_config_effective_declares_exactly_the_key_options() -> None:
     declared = {
         path[len("config.effective."):]
         for path, kind in factschema.declared_names()
-        if path.startswith("config.effective.") and kind is factschema.SETTING
+        if path.startswith("config.effective.") and kind is factschema.computed.SETTING
     }
     assert declared == set(KEY_OPTIONS)
 
@@ -422,10 +422,10 @@ def test_key_patterns_agree_with_the_probes() -> None:
     from legacydoc.probes import compilers, cudnn, env, libnames, target_script, theano_config
 
     def keys(name: str) -> Any:
-        kind: Any = factschema._kinds_of(name)[0]
+        kind: Any = factschema.names._kinds_of(name)[0]
         return kind if isinstance(kind, factschema.MapOf) else kind.extra
 
-    assert set(factschema.LIBRARY_KINDS.split("|")) == set(libnames.KINDS)
+    assert set(factschema.tables.LIBRARY_KINDS.split("|")) == set(libnames.KINDS)
     assert all(keys("packages").matches(name) for name in target_script.MATTERS)
     assert all(keys("packages.conda").matches(name) for name in target_script.CONDA_MATTERS)
     assert all(keys("theano_config.flags").matches(name) for name in theano_config.FLAG_VARIABLES)

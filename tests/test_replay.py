@@ -135,7 +135,7 @@ HOSTILE: dict[str, tuple[Callable[[Path], Path], str]] = {
     "dot-dot backslash": (lambda d: _zip(d, [("..\\..\\evil.txt", b"x"), ("facts.toml", _good_facts())]), "'..'"),
     "symlink": (lambda d: _zip(d, [("facts.toml", b"/etc/passwd")], edit=_symlink), "symbolic link"),
     "huge member": (lambda d: _zip(d, [("facts.toml", b"#" * (replay.MAX_MEMBER_BYTES + 1))]), "limit"),
-    "bomb ratio": (lambda d: _zip(d, [("facts.toml", _good_facts()), ("x.bin", b"\0" * (5 << 20))]), "zip bomb"),
+    "bomb ratio": (lambda d: _zip(d, [("facts.toml", _good_facts()), ("x.bin", b"\0" * (3 << 20))]), "zip bomb"),
     "too many members": (lambda d: _zip(d, [("m%d" % i, b"") for i in range(replay.MAX_MEMBERS + 1)]), "members"),
     "duplicate facts": (lambda d: _zip(d, [("facts.toml", _good_facts()), ("facts.toml", b"schema = 1")]), "duplicate"),
     "control characters": (lambda d: _zip(d, [("facts.toml\n", _good_facts())]), "control characters"),

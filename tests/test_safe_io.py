@@ -158,3 +158,35 @@ def test_probes_never_block_on_a_fifo(tmp_path: Path) -> None:
     os.mkfifo(str(tmp_path / "version.txt"))
     assert safe_io.read_small(str(tmp_path / "version.txt"), 100) is None
     assert safe_io.read_small(str(tmp_path / "missing"), 100) is None
+
+
+@posix_only
+def test_a_fifo_among_the_files_read_drops_no_area(tmp_path: Path) -> None:
+    """Defect 9: a FIFO at ~/.theanorc, $CUDA_PATH/version.txt or a compile lock blocked the
+    probe until its deadline, and the whole area was lost ("no cuDNN was found")."""
+    import time
+
+    from conftest import make_ctx
+    from legacydoc.probes import collect_all
+
+    home = tmp_path / "home"
+    home.mkdir()
+    os.mkfifo(str(home / ".theanorc"))
+    lock_dir = home / ".theano" / "compiledir_Linux-x86_64-3.8.18-64" / "lock_dir"
+    lock_dir.mkdir(parents=True)
+    os.mkfifo(str(lock_dir / "lock"))
+    toolkit = tmp_path / "cuda-10.2"
+    (toolkit / "bin").mkdir(parents=True)
+    (toolkit / "include").mkdir()
+    os.mkfifo(str(toolkit / "version.txt"))
+    (toolkit / "include" / "cudnn.h").write_text(
+        "#define CUDNN_MAJOR 7\n#define CUDNN_MINOR 6\n#define CUDNN_PATCHLEVEL 5\n")
+    ctx = make_ctx(tmp_path, [], env={"CUDA_PATH": str(toolkit)}, timeout=20.0)
+    started = time.monotonic()
+    tables = collect_all(ctx, only=("theano_config", "cuda", "cudnn"))
+    assert time.monotonic() - started < 10
+    for name in ("theano_config", "cuda", "cudnn"):
+        assert "probe_error" not in tables[name], (name, tables[name].get("probe_error"))
+    rc = tables["theano_config"]["files"][0]
+    assert rc["exists"] is True and rc["kind"] == "other" and rc["readable"] is False
+    assert [h["version"] for h in tables["cudnn"]["headers"]] == ["7.6.5"]

@@ -22,8 +22,8 @@ from legacydoc.versions import parse_version
 
 # Small parsers (never raise)
 
-_NUMERIC = re.compile(r"^[0-9]+(?:\.[0-9]+)*$")
-_CUDA_TEXT = re.compile(r"^(?:v|release\s+)?([0-9]+)\.([0-9]+)(?:\.([0-9]+))?$", re.IGNORECASE)
+_NUMERIC = re.compile(r"^[0-9]{1,9}(?:\.[0-9]{1,9})*$")  # longer numbers are garbage, not versions
+_CUDA_TEXT = re.compile(r"^(?:v|release\s+)?([0-9]{1,9})\.([0-9]{1,9})(?:\.([0-9]{1,9}))?$", re.IGNORECASE)
 
 
 def _text(value: Any) -> Optional[str]:
@@ -443,7 +443,7 @@ class Knowledge:
 
 
 def _digits(text: Optional[str]) -> bool:
-    return bool(text and text.isascii() and text.isdigit())
+    return bool(text and len(text) <= 18 and text.isascii() and text.isdigit())
 
 
 def _int(value: Any) -> Optional[int]:

@@ -16,6 +16,7 @@ import traceback
 from typing import Any, Callable, Optional
 
 from legacydoc.areas import PROBE_MODULES, tables_of_probe
+from legacydoc.factschema import prune
 from legacydoc.probes.context import ProbeContext
 
 # Slack on top of the per-probe timeout before a probe thread is abandoned: room for
@@ -53,7 +54,12 @@ def run_probe(name: str, ctx: ProbeContext) -> dict[str, dict]:
         message = "%s: %s%s" % (type(exc).__name__, exc, where)
         result = {t: {"probe_error": message} for t in tables}
     elapsed = round(time.monotonic() - started, 3)
-    for table in result.values():
+    for name, table in result.items():
+        # What the machine printed may be anything (a target interpreter's report, say):
+        # values of the wrong kind are removed, and the removal is itself recorded.
+        dropped = prune({name: table}) if isinstance(table, dict) else []
+        if dropped:
+            table["probe_dropped"] = dropped[:50]
         table.setdefault("probe_duration_s", elapsed)
     return result
 

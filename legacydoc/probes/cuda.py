@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 from legacydoc.probes.context import ProbeContext
 from legacydoc.probes.cuda_versions import as_text, parse_nvcc_version, parse_version_json, parse_version_txt
+from legacydoc.safe_io import read_small
 
 # Bounded reads: version files and rc files are small; a huge one is not what we want.
 _MAX_FILE_BYTES = 1 << 20
@@ -32,10 +33,8 @@ _UNSET = "\0unset"  # ctx.env default that no real variable can hold
 
 def _read_text(path: str, limit: int = _MAX_FILE_BYTES) -> Optional[str]:
     """A small text file (version.txt, a wrapper script), or None when unreadable."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(limit)
-    except (OSError, ValueError):
+    data = read_small(path, limit)  # regular files only: a FIFO would block the probe
+    if data is None:
         return None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]

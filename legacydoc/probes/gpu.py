@@ -26,6 +26,7 @@ from typing import Any, Callable, Optional, Sequence
 
 from legacydoc.probes.context import ProbeContext
 from legacydoc.probes.run import CommandResult, head
+from legacydoc.safe_io import read_small
 
 # The query we ask for. Order matters: parse_query_csv maps columns by position.
 QUERY_FIELDS: tuple[str, ...] = ("index", "name", "memory.total", "driver_version", "compute_cap", "pci.bus_id")
@@ -201,10 +202,8 @@ def find_nvidia_smi(
 
 def read_proc_driver_version(path: str) -> Optional[str]:
     """The loaded kernel module's version, or None when the file is absent or unreadable."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(4096)  # two short lines; never read a runaway file
-    except (OSError, ValueError):
+    data = read_small(path, 4096)  # two short lines; never a runaway file, never a FIFO
+    if data is None:
         return None
     return parse_proc_version(data.decode("utf-8", errors="replace")).get("driver_version")
 

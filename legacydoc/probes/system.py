@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from legacydoc.probes.context import ProbeContext, platform_family
+from legacydoc.safe_io import read_small
 
 # The vector-width flags the bench needs; the full /proc/cpuinfo list is long and noisy.
 INTERESTING_FLAGS = ("sse2", "sse4_2", "avx", "avx2", "fma", "avx512f", "avx512_vnni", "hypervisor")
@@ -58,11 +59,8 @@ def parse_cpuinfo(text: str) -> dict[str, Any]:
 
 
 def _read_text(path: str, limit: int = 1 << 20) -> str:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(limit).decode("utf-8", errors="replace")
-    except OSError:
-        return ""
+    data = read_small(path, limit)
+    return data.decode("utf-8", errors="replace") if data is not None else ""
 
 
 def _windows_memory() -> dict[str, int]:

@@ -156,7 +156,7 @@ def parse_report(text: str, key: str = REPORT_KEY) -> dict[str, Any]:
             continue
         try:
             data = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if isinstance(data, dict) and key in data:
             return data

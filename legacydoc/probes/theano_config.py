@@ -23,6 +23,7 @@ gof/compilelock.py):
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import re
 import stat
@@ -30,6 +31,7 @@ import time
 from typing import Any, Optional
 
 from legacydoc.probes.context import ProbeContext
+from legacydoc.safe_io import read_small
 from legacydoc.theanorc.discovery import config_file_paths
 from legacydoc.theanorc.explicit import explicit_settings, inputs_record
 
@@ -146,9 +148,13 @@ def decode_config_bytes(data: bytes, truncated: bool = False) -> dict[str, Any]:
 
 
 def _read_head(path: str, limit: int) -> bytes:
-    """At most ``limit`` bytes of a file (the seam tests use to fake read errors)."""
-    with open(path, "rb") as handle:
-        return handle.read(limit)
+    """At most ``limit`` bytes of a regular file (the seam tests use to fake read errors).
+    A FIFO put where a config file or a compile lock belongs would block the probe and lose
+    the whole area: it is an error to record, not a file to wait on."""
+    data = read_small(path, limit)
+    if data is None:
+        raise OSError(errno.EINVAL, "not a regular file that can be read")
+    return data
 
 
 def describe_file(path: str, on_disk: str) -> dict[str, Any]:

@@ -12,6 +12,7 @@ import posixpath
 from typing import Any, Mapping, Optional
 
 from legacydoc.facts import get
+from legacydoc.versions import small_int
 
 
 def family(record: Mapping[str, Any]) -> str:
@@ -103,8 +104,9 @@ def python_version_info(record: Mapping[str, Any]) -> Optional[tuple[int, ...]]:
     version = get(record, "python.version")
     if isinstance(version, str):
         parts = version.split(".")
-        if len(parts) >= 2 and parts[0].isdigit() and parts[1].isdigit():
-            return int(parts[0]), int(parts[1])
+        major, minor = (small_int(parts[0]), small_int(parts[1])) if len(parts) >= 2 else (None, None)
+        if major is not None and minor is not None:
+            return major, minor
     return None
 
 

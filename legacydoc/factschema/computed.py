@@ -1,0 +1,78 @@
+"""The namespaces rules read but the record never holds: ``derived`` (legacydoc/derive.py),
+``config`` (the Theano config model's findings) and ``bench`` (legacydoc bench)."""
+
+from __future__ import annotations
+
+from legacydoc.factschema.kinds import BOOL, INT, NUMBER, STR, Kind, ListOf, MapOf, Table, list_of
+from legacydoc.factschema.tables import _DNN_PATHS, ENV_NAME
+
+# --- derived (legacydoc/derive.py DERIVED; computed for the rules, never saved) -------------------
+DERIVED = Table({
+    "os": STR,
+    "theano": Table({
+        "flavour": STR, "version": STR, "both_installed": BOOL, "python_ok": BOOL, "python_verdict": STR,
+        "python_range": STR, "release_known": BOOL, "failures": list_of(STR), "device": STR, "wants_gpu": BOOL,
+        "backend": STR, "device_index": INT, "device_exists": BOOL, "runs_on": STR, "cpu_reasons": list_of(STR),
+        "unknown_reasons": list_of(STR),
+    }),
+    "blas": Table({"ldflags_set": BOOL, "ldflags": STR}),
+    "gpu": Table({"usable": BOOL, "failure": STR}),
+    "driver": Table({"max_cuda": STR, "max_cuda_source": STR}),
+    "nvcc": Table({"version": STR, "min_driver": STR, "driver_ok": BOOL, "lowest_sm": INT, "highest_sm": INT,
+                   "max_gcc": INT}),
+    "gpus": ListOf(Table({"index": INT, "name": STR, "compute_capability": STR, "sm": INT, "nvcc_version": STR,
+                          "nvcc_lowest_sm": INT, "nvcc_highest_sm": INT, "in_nvcc_range": BOOL})),
+    "cuda": Table({"path_versions": list_of(STR), "path_version_count": INT, "toolkit_versions": list_of(STR)}),
+    "loader": Table({"cudart_cuda": STR, "cudart_matches_nvcc": BOOL, "has_cudart": BOOL}),
+    "libgpuarray": Table({"nvrtc_wanted": list_of(STR), "nvrtc_found": BOOL, "cublas_found": BOOL}),
+    "cudnn": Table({"header_version": STR, "header_major": INT, "library_majors": list_of(INT),
+                    "header_library_mismatch": BOOL, "cuda_builds": list_of(STR), "built_for_nvcc": BOOL,
+                    "found": BOOL}),
+    "gxx": Table({"found": BOOL, "count": INT, "gcc_major": INT, "too_new_for_nvcc": BOOL}),
+    "pygpu": Table({"version": STR, "ok_for_theano": BOOL, "required": STR, "usable": BOOL, "evidence": STR}),
+    "compiler": Table({"usable": BOOL}),
+    "cache": Table({"foreign_dirs": list_of(STR), "stale_locks": list_of(STR)}),
+})
+
+# --- config (legacydoc/theanorc/findings.py derive_config_facts; computed) ------------------------
+SETTING = Table({"source": STR, "value": STR, "file": STR, "line": INT, "invalid": BOOL, "note": STR})
+CONFIG = Table({
+    "theano_flavour": STR, "theano_version": STR, "schema": STR, "schema_reason": STR,
+    "files_read": list_of(STR), "import_fails": BOOL, "import_error": STR, "finding_kinds": list_of(STR),
+    "findings": ListOf(Table({"kind": STR, "severity": STR, "message": STR, "fix_line": STR, "file": STR,
+                              "line": INT, "section": STR, "option": STR, "value": STR, "did_you_mean": STR,
+                              "import_fails": BOOL})),
+    # findings.KEY_OPTIONS nested by their dots (effective.blas.ldflags.value): an exact list,
+    # not a MapOf, since only these options are computed
+    "effective": Table({
+        "device": SETTING, "floatX": SETTING, "mode": SETTING, "cxx": SETTING, "base_compiledir": SETTING,
+        "init_gpu_device": SETTING, "force_device": SETTING, "linker": SETTING, "optimizer": SETTING,
+        "allow_gc": SETTING, "blas": Table({"ldflags": SETTING}), "cuda": Table({"root": SETTING}),
+        "gpuarray": Table({"preallocate": SETTING}), "lib": Table({"cnmem": SETTING}),
+        "dnn": Table({"enabled": SETTING, **dict.fromkeys(_DNN_PATHS, SETTING)}),
+    }),
+})
+
+# --- bench (legacydoc/bench/facts.py build(); added by `legacydoc bench`) -------------------------
+_SIDE: dict[str, Kind] = {
+    "ok": BOOL, "error": STR, "python": STR, "executable": STR, "numpy": STR, "blas": STR, "blas_version": STR,
+    "blas_library": STR, "blas_core": STR, "threads": INT, "threads_source": STR, "float32_gflops": NUMBER,
+    "float32_n": INT, "float64_gflops": NUMBER, "float64_n": INT, "n512_float32_gflops": NUMBER,
+    "f32_over_f64": NUMBER,
+}
+BENCH = Table({
+    "seconds": NUMBER, "elapsed_s": NUMBER, "machine": Table(_SIDE),
+    "target": Table({**_SIDE, "same_as_machine": BOOL}),
+    "target_vs_machine": NUMBER, "target_slowdown": NUMBER, "f32_over_f64": NUMBER, "cores": INT, "threads": INT,
+    "threads_limited": BOOL, "threads_limit_var": STR, "threads_limit_value": INT, "threads_limit_blas": STR,
+    "threads_limit_float32_gflops": NUMBER, "env": MapOf(STR, ENV_NAME),
+    "peak": Table({"gflops_float32": NUMBER, "gflops_float64": NUMBER, "vector": STR, "uncertain": BOOL,
+                   "fraction_float32": NUMBER}),
+    "theano": Table({
+        "ran": BOOL, "ok": BOOL, "stage": STR, "message": STR, "op": STR, "op_kind": STR, "cthunk": BOOL,
+        "floatx": STR, "device": STR, "ldflags": STR, "n": INT, "gflops": NUMBER, "vs_numpy": NUMBER,
+        "speedup_vs_machine": NUMBER, "capi_warning": BOOL, "ldflags_fix": STR,
+    }),
+    "gpu": Table({"name": STR, "peak_tflops": NUMBER, "speedup_low": NUMBER, "speedup_high": NUMBER,
+                  "seed_bar": STR}),
+})
