@@ -136,7 +136,7 @@ def test_facts_loader_and_check_accept_or_refuse_altered_records(record: dict) -
 def test_facts_loader_on_arbitrary_text(text: str) -> None:
     header = 'schema = 1\nlegacydoc_version = "0.1.0"\ncollected_at = "x"\n'
     for candidate in (text, header + text):
-        loaded = _accepted_or_refused(lambda: facts.loads(candidate, source="fuzz.toml"))
+        loaded = _accepted_or_refused(lambda c=candidate: facts.loads(c, source="fuzz.toml"))
         if loaded is not None:
             assert run_check(loaded, RULES).exit_code() in (0, 1)
 
