@@ -282,10 +282,11 @@ def theanorc(
     project: Optional[Path] = ProjectOpt,
     timeout: float = TimeoutOpt,
     import_check: bool = ImportCheckOpt,
+    no_redact: bool = NoRedactOpt,
 ) -> None:
     """Show the effective Theano config (every value and where it comes from) and what is
     wrong with it; --write generates a correct one."""
-    from legacydoc import facts
+    from legacydoc.redact import RedactingWriter
     from legacydoc.theanorc import command
 
     if path is not None and not write:
@@ -293,16 +294,21 @@ def theanorc(
     if dry_run and not write:
         raise UsageError("--dry-run is only used with --write")
     if facts_file is not None:
-        record = facts.load(facts_file)
-        if write and path is None and record.get("redacted"):
-            # its paths read <home>/...: there is no real file to write to
-            raise UsageError("%s: redacted facts: give the PATH to write, or save with probe --no-redact" % facts_file)
+        from legacydoc import replay
+
+        if write and path is None:
+            # a record made elsewhere (or crafted) never chooses where to write on this machine
+            raise UsageError("%s: with --facts, give the PATH to write to" % facts_file)
+        record = replay.load(facts_file, with_commands=False).record
     else:
         record = probe_machine(python, project, timeout, import_check)
+    redactor = _redactor(record, no_redact)
     if not write:
-        typer.echo(command.show(record))
+        typer.echo(redactor.text(command.show(record)))
         return
-    raise typer.Exit(command.write(record, path, dry_run=dry_run, assume_yes=yes, out=sys.stdout))
+    # What is shown (the diff, the paths) is redacted; the file written never is.
+    out, err = RedactingWriter(sys.stdout, redactor), RedactingWriter(sys.stderr, redactor)
+    raise typer.Exit(command.write(record, path, dry_run=dry_run, assume_yes=yes, out=out, err=err))
 
 
 @app.command()
@@ -354,12 +360,23 @@ def bench(
     typer.echo(chosen_format.render(report, redactor))
 
 
+def _shown_error(message: str, argv: Optional[list]) -> str:
+    """An error names files, which hold the home folder: redacted like every output (the
+    facts may not exist yet, so this machine's identity is used)."""
+    import os
+
+    from legacydoc.redact import for_this_machine
+
+    args = sys.argv[1:] if argv is None else argv
+    return for_this_machine(os.environ, identity="--no-redact" not in args).text(message)
+
+
 def main(argv: Optional[list] = None) -> None:
     """Entry point: no traceback ever reaches the user."""
     try:
         code = app(args=argv, prog_name="legacydoc", standalone_mode=False)
     except UsageError as exc:
-        typer.echo("legacydoc: error: %s" % exc, err=True)
+        typer.echo("legacydoc: error: %s" % _shown_error(str(exc), argv), err=True)
         sys.exit(exc.exit_code)
     except typer.Abort:
         typer.echo("legacydoc: aborted", err=True)

@@ -56,8 +56,9 @@ _UUID_RE = re.compile(
 )
 # "Serial Number : 0324117046521" (nvidia-smi -q), "serial=...", "Board Serial No: ...".
 _SERIAL_RE = re.compile(r"(?i)(\bserial(?:[ _-]?(?:number|no\.?|#))?\s*[:=]\s*)([A-Za-z0-9][A-Za-z0-9-]{3,})")
-# Credentials inside URLs: https://user:password@host/...
-_URL_CRED_RE = re.compile(r"(?<=://)[^/\s:@]+:[^/\s@]+@")
+# Credentials inside URLs: the whole userinfo of scheme://userinfo@host, password or token
+# ("https://u:p@ss@host/", "https://TOKEN@host"): up to the last @ before the path.
+_URL_CRED_RE = re.compile(r"(?<=://)[^/\s?#]*@(?=[^/\s@?#]+(?:[/?#\s]|$))")
 _ENV_NAME_RE = re.compile(r"^[A-Z_][A-Z0-9_]*$")
 _FACT_KEY_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")  # a fact name, not free text
 _BOOLEANISH = frozenset("true false yes no none null on off".split())
@@ -176,7 +177,8 @@ class Redactor:
                     if p]
         self._home_re = re.compile("|".join(homes_re), flags) if homes_re else None
         words = [u for u in self._users if len(u) >= MIN_WORD_LEN and u.lower() not in GENERIC_NAMES]
-        self._user_re = re.compile("|".join(_word_pattern(words, windows)), flags) if words else None
+        # Any case: "Alice" in a path names the same person as "alice" (over-hiding is harmless).
+        self._user_re = re.compile("|".join(_word_pattern(words, windows)), re.IGNORECASE) if words else None
         # Host names are case-insensitive everywhere (DNS); "pc.corp.example" also as "pc".
         hosts_all = set()
         for host in self._hosts:
@@ -289,3 +291,44 @@ def _keep_header_first(record: dict[str, Any]) -> dict[str, Any]:
     out.update((k, v) for k, v in record.items() if k not in out)
     return out
 
+
+
+class RedactingWriter:
+    """A text stream that passes everything written to it through a Redactor (for commands
+    that print as they go, such as theanorc --write)."""
+
+    def __init__(self, stream: Any, redactor: "Redactor") -> None:
+        self.stream = stream
+        self.redactor = redactor
+
+    def write(self, text: str) -> int:
+        return int(self.stream.write(self.redactor.text(text)) or 0)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return bool(getattr(self.stream, "isatty", lambda: False)())
+
+
+def for_this_machine(environ: Mapping[str, str], identity: bool = True) -> "Redactor":
+    """What to hide when no facts record exists yet (an error before probing): this
+    machine's user, host and home, and secrets from the environment."""
+    import getpass
+    import os
+    import socket
+
+    users, homes, hosts = [], [], []
+    try:
+        users.append(getpass.getuser())
+    except Exception:  # no user database entry: nothing to hide by that name
+        pass
+    home = os.path.expanduser("~")
+    if home and home != "~":
+        homes.append(home)
+    try:
+        hosts.append(socket.gethostname())
+    except OSError:
+        pass
+    return Redactor(users=users, homes=homes, hosts=hosts, secrets=secret_values(environ),
+                    windows=os.name == "nt", identity=identity)

@@ -13,7 +13,7 @@ import difflib
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional, TextIO, cast
+from typing import Any, Callable, Mapping, Optional, Protocol, cast
 
 from legacydoc.errors import UsageError
 from legacydoc.safe_io import Refused, read_bytes, replace_file, resolve_target
@@ -141,7 +141,15 @@ def _decoded(data: Optional[bytes]) -> list[str]:
     return text.splitlines(keepends=True)
 
 
-def _confirm(prompt: str, out: TextIO) -> Optional[bool]:
+class Out(Protocol):
+    """Where the command prints: a text stream, or one that redacts as it goes."""
+
+    def write(self, text: str, /) -> int: ...
+
+    def flush(self) -> None: ...
+
+
+def _confirm(prompt: str, out: Out) -> Optional[bool]:
     """Ask on the terminal; None when there is no terminal to ask on."""
     if not (sys.stdin and sys.stdin.isatty()):
         return None
@@ -188,21 +196,23 @@ def write(
     path: Optional[Path],
     dry_run: bool,
     assume_yes: bool,
-    out: TextIO,
+    out: Out,
     confirm: Optional[Callable[[str], bool]] = None,
+    err: Optional[Out] = None,
 ) -> int:
     """``legacydoc theanorc --write [PATH]``: see the module docstring for exit codes.
     ``confirm`` (tests, GUIs) replaces the terminal question."""
+    err = err if err is not None else out  # refusals: stderr from the CLI
     record = _check_record(record)
     config = effective_config(record)
     try:
         target, why, others = _choose_target(record, path)
         current = read_bytes(resolve_target(target))
     except Refused as exc:
-        out.write("legacydoc: not written: %s\n" % exc)
+        err.write("legacydoc: not written: %s\n" % exc)
         return 2
     except OSError as exc:
-        out.write("legacydoc: not written: cannot read %s: %s\n" % (target, exc.strerror or exc))
+        err.write("legacydoc: not written: cannot read %s: %s\n" % (target, exc.strerror or exc))
         return 2
     generated = generate(record, config, str(target))
     data = _encode(generated.text, current, machine.is_windows(record))
@@ -229,7 +239,7 @@ def write(
         prompt = "Write %s%s? [y/N] " % (target, " (the old file is backed up first)" if current is not None else "")
         answer = confirm(prompt) if confirm is not None else _confirm(prompt, out)
         if answer is None:
-            out.write("legacydoc: not written: %s: no terminal to confirm on; run again with --yes\n" % target)
+            err.write("legacydoc: not written: %s: no terminal to confirm on; run again with --yes\n" % target)
             return 2
         if not answer:
             out.write("Not written.\n")
@@ -237,7 +247,7 @@ def write(
     try:
         result = replace_file(target, data, keep_backup=True)
     except Refused as exc:
-        out.write("legacydoc: not written: %s\n" % exc)
+        err.write("legacydoc: not written: %s\n" % exc)
         return 2
     if result.backup is not None:
         out.write("Wrote %s (the previous file is saved as %s).\n" % (result.target, result.backup))
