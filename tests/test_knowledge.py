@@ -28,6 +28,8 @@ EXPECTED_TABLES = {
     "nvidia_smi",
     "theano_releases",
     "gpu_peak",
+    "theano_eras",
+    "libgpuarray_releases",
 }
 
 

@@ -412,6 +412,34 @@ class Knowledge:
                 return result
         return None
 
+    def theano_era(self, dist: Any, version: Any) -> Optional[dict[str, Any]]:
+        """The theano_eras row of this release: the newest row of the same package at or
+        below the version (a 0.9 row speaks for 0.9.x), None for an unknown package or a
+        version older than every row."""
+        wanted, parsed = _normalize_dist(dist), _version(version)
+        if wanted is None or parsed is None:
+            return None
+        best: Optional[tuple[Version, dict[str, Any]]] = None
+        for row in self._rows("theano_eras", "release"):
+            row_version = _version(row["version"])
+            if _normalize_dist(row["package"]) != wanted or row_version is None or row_version > parsed:
+                continue
+            if best is None or row_version > best[0]:
+                best = (row_version, row)
+        return dict(best[1]) if best else None
+
+    def libgpuarray_release(self, version: Any) -> Optional[dict[str, Any]]:
+        """The libgpuarray_releases row for this pygpu/libgpuarray version (local and dev
+        parts ignored: 0.7.2+23.gace45c6 is read as 0.7.2)."""
+        parsed = _version(version)
+        if parsed is None:
+            return None
+        base = Version(parsed.base_version)
+        for row in self._rows("libgpuarray_releases", "release"):
+            if _version(row["version"]) == base:
+                return dict(row)
+        return None
+
     def _failures_for(self, dist: str, version: Version) -> list[dict[str, Any]]:
         found = []
         for row in self._rows("theano_releases", "failure"):

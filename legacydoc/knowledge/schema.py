@@ -123,6 +123,19 @@ SCHEMAS: dict[str, dict[str, _Rows]] = {
         "gpu": _Rows({"pattern": "regex", "name": "str", "tflops": "float", "confidence": "conf"},
                      {"cuda_cores": "int", "boost_mhz": "int", "datasheet_tflops": "float"}),
     },
+    "theano_eras": {
+        "release": _Rows({"version": "version", "package": "str", "old_backend": "str", "device_gpu": "str",
+                          "cudnn_min": "int", "cudnn_warn_from": "int", "cudnn_exact_match": "bool",
+                          "volta_min_cudnn": "int", "python": "list[str]", "numpy_min": "version",
+                          "lib_cnmem": "bool", "hypot_fix": "bool", "confidence": "conf", "source": "str"},
+                         {"cudnn_win_dlls": "list[str]", "pygpu": "str", "tag": "str", "commit": "str"}),
+    },
+    "libgpuarray_releases": {
+        "release": _Rows({"version": "version", "api": "int", "rejects_cuda_major_gt_9": "bool",
+                          "env_cuda_version": "bool", "nvrtc_fallback": "list[version]", "driver_blacklist": "str",
+                          "gpu_too_old_gate": "bool", "confidence": "conf", "source": "str"},
+                         {"tag": "str", "commit": "str", "theano": "str"}),
+    },
 }
 
 # Top-level plain tables a known file must have.
