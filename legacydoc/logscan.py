@@ -1,0 +1,128 @@
+"""Finding the catalogue's messages in a log someone pasted or saved.
+
+Logs arrive mangled the way consoles mangle them: any Windows console encoding (GBK
+included), CRLF, ANSI colour codes, lines wrapped at the console's width, a BOM. The text
+is decoded and cleaned once, then every pattern is searched in three views of it: the
+lines as they are, and the whole text with line breaks removed (a hard wrap inside a
+word) and replaced by spaces (a wrap between words). A message is reported once, at the
+first line it was found on.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass
+from typing import Any, Optional, Sequence
+
+from legacydoc.messages import Message, catalogue
+
+# A log is a few KiB to a few MiB; Theano's "compilation failed" dumps are the long ones.
+MAX_LOG_BYTES = 4 * 1024 * 1024
+MAX_MATCHES = 200
+JOINED_CHARS = 1024 * 1024
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+_ENCODINGS = ("utf-8", "gbk", "cp1252", "latin-1")  # latin-1 decodes anything: the last resort
+
+
+@dataclass
+class Match:
+    id: str
+    line: int  # 1-based, in the cleaned text
+    text: str  # the matched text, one line, bounded
+    groups: dict[str, str]
+
+
+def decode(data: bytes) -> tuple[str, str]:
+    """(text, encoding) for a log's bytes: a BOM decides; else UTF-8, then GBK (a Chinese
+    Windows console), then cp1252 and Latin-1. Never raises."""
+    if data.startswith(codecs.BOM_UTF8):
+        return data[len(codecs.BOM_UTF8):].decode("utf-8", errors="replace"), "utf-8-sig"
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16", errors="replace"), "utf-16"
+    for name in _ENCODINGS:
+        try:
+            return data.decode(name), name
+        except UnicodeDecodeError:
+            continue
+    return data.decode("utf-8", errors="replace"), "utf-8/replace"  # pragma: no cover - latin-1 always decodes
+
+
+def clean(text: str) -> str:
+    """CRLF and lone CR become LF, ANSI colour and cursor codes go, NULs go."""
+    text = _ANSI.sub("", text)
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def _joined(text: str, sep: str) -> tuple[str, list[int]]:
+    """The text with line breaks replaced by ``sep``, and for each line its start offset in
+    the joined text (to map a match back to a line)."""
+    lines = text.split("\n")
+    starts, at = [], 0
+    for line in lines:
+        starts.append(at)
+        at += len(line) + len(sep)
+    return sep.join(lines), starts
+
+
+def _line_from_starts(starts: list[int], offset: int) -> int:
+    low, high = 0, len(starts) - 1
+    while low < high:
+        mid = (low + high + 1) // 2
+        if starts[mid] <= offset:
+            low = mid
+        else:
+            high = mid - 1
+    return low + 1
+
+
+def scan(text: str, messages: Optional[Sequence[Message]] = None) -> list[Match]:
+    """Every catalogue message in ``text`` (already decoded), in the order they appear."""
+    messages = messages if messages is not None else catalogue()
+    text = clean(text)
+    views: list[tuple[str, Optional[list[int]]]] = [(text, None)]
+    # A wrapped message sits near the start of a log or near the traceback's end: the
+    # joined views cover the first and last MiB (the plain view covers everything).
+    edges = text if len(text) <= 2 * JOINED_CHARS else text[:JOINED_CHARS] + "\n" + text[-JOINED_CHARS:]
+    for sep in ("", " "):
+        joined, starts = _joined(edges, sep)
+        views.append((joined, starts))
+    found: dict[str, Match] = {}
+    for message in messages:
+        for view, line_starts in views:
+            hit = message.pattern.search(view)
+            if hit is None:
+                continue
+            line = (_line_of(view, hit.start()) if line_starts is None
+                    else _line_from_starts(line_starts, hit.start()))
+            if starts is not None and edges is not text and line > edges.count("\n", 0, JOINED_CHARS) + 1:
+                line += text.count("\n", 0, len(text) - JOINED_CHARS) - edges.count("\n", 0, JOINED_CHARS) - 1
+            shown = " ".join(hit.group(0).split())[:300]
+            groups = {k: " ".join(v.split())[:200] for k, v in hit.groupdict().items() if isinstance(v, str)}
+            found[message.id] = Match(message.id, line, shown, groups)
+            break
+    ordered = sorted(found.values(), key=lambda m: (m.line, m.id))
+    return ordered[:MAX_MATCHES]
+
+
+def log_table(data: bytes, source: str, messages: Optional[Sequence[Message]] = None) -> dict[str, Any]:
+    """The ``log`` table of a facts record: what a log said, as facts for the rules."""
+    text, encoding = decode(data[:MAX_LOG_BYTES])
+    matches = scan(text, messages)
+    table: dict[str, Any] = {
+        "source": source,
+        "encoding": encoding,
+        "lines": text.count("\n") + 1,
+        "ids": [m.id for m in matches],
+        "matches": [
+            {"id": m.id, "line": m.line, "text": m.text, **({"groups": m.groups} if m.groups else {})}
+            for m in matches
+        ],
+    }
+    if len(data) > MAX_LOG_BYTES:
+        table["truncated"] = True
+    return table

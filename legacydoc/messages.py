@@ -1,0 +1,144 @@
+"""The error catalogue: every message legacydoc recognises in a log, as data
+(rules/messages/*.toml).
+
+Each ``[[message]]`` has an ``id``, a ``pattern`` (a Python regex, searched with
+re.MULTILINE; named groups capture the variable parts), a real ``example`` it must match,
+the ``tool`` and ``releases`` that print it, the ``source`` line that raises it, what it
+``means``, its ``causes`` in order (each ``{ cause, text, rules }``), what ``tells_apart``
+those causes, the ``fixes``, public ``reports`` that quote it, and ``rules``: the rules the
+message alone is evidence for (the rule fires on it unless the facts contradict it).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Optional, Sequence
+
+from legacydoc import locate
+from legacydoc.errors import UsageError
+
+REQUIRED = ("id", "pattern", "example", "tool", "source", "meaning", "causes")
+OPTIONAL = ("releases", "tells_apart", "fixes", "reports", "rules", "within", "note")
+_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+class CatalogueError(UsageError):
+    """A catalogue file that cannot be used: one line naming the file and the message."""
+
+
+@dataclass(frozen=True)
+class Cause:
+    cause: str  # a short name ("driver-too-old-for-cuda")
+    text: str
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Message:
+    id: str
+    pattern: "re.Pattern[str]"
+    example: str
+    tool: str
+    source: str
+    meaning: str
+    causes: tuple[Cause, ...]
+    releases: str = ""
+    tells_apart: tuple[str, ...] = ()
+    fixes: tuple[str, ...] = ()
+    reports: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()  # what the message alone is evidence for
+    within: tuple[str, ...] = ()  # messages this one is usually wrapped in (the umbrellas)
+    origin: str = field(default="", compare=False)
+
+    def all_rules(self) -> list[str]:
+        """Every rule the message points at: its evidence first, then its causes'."""
+        out = list(self.rules)
+        for cause in self.causes:
+            out.extend(r for r in cause.rules if r not in out)
+        return out
+
+
+def _strings(value: Any, key: str, where: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise CatalogueError("%s: '%s' must be a string or a list of strings" % (where, key))
+
+
+def message_from_table(table: Any, origin: str) -> Message:
+    if not isinstance(table, Mapping):
+        raise CatalogueError("%s: each [[message]] must be a table" % origin)
+    where = "%s: message %s" % (origin, table.get("id", "<no id>"))
+    unknown = set(table) - set(REQUIRED) - set(OPTIONAL)
+    if unknown:
+        raise CatalogueError("%s: unknown key '%s'" % (where, sorted(unknown)[0]))
+    for key in REQUIRED:
+        if key not in table:
+            raise CatalogueError("%s: missing key '%s'" % (where, key))
+    for key in ("id", "pattern", "example", "tool", "source", "meaning"):
+        if not isinstance(table[key], str) or not table[key].strip():
+            raise CatalogueError("%s: '%s' must be a non-empty string" % (where, key))
+    if not _ID.match(table["id"]):
+        raise CatalogueError("%s: id must be lower-case words joined by '-'" % where)
+    try:
+        pattern = re.compile(table["pattern"], re.MULTILINE)
+    except re.error as exc:
+        raise CatalogueError("%s: bad pattern (%s)" % (where, exc)) from None
+    if not pattern.search(table["example"]):
+        raise CatalogueError("%s: the pattern does not match its own example" % where)
+    causes = []
+    if not isinstance(table["causes"], list) or not table["causes"]:
+        raise CatalogueError("%s: 'causes' must be a non-empty list" % where)
+    for entry in table["causes"]:
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("text"), str):
+            raise CatalogueError("%s: each cause is a table with 'text' (and 'cause', 'rules')" % where)
+        causes.append(Cause(str(entry.get("cause", "")), entry["text"],
+                            _strings(entry.get("rules", []), "rules", where)))
+    return Message(
+        id=table["id"],
+        pattern=pattern,
+        example=table["example"],
+        tool=table["tool"],
+        source=table["source"],
+        meaning=table["meaning"],
+        causes=tuple(causes),
+        releases=str(table.get("releases", "")),
+        tells_apart=_strings(table.get("tells_apart", []), "tells_apart", where),
+        fixes=_strings(table.get("fixes", []), "fixes", where),
+        reports=_strings(table.get("reports", []), "reports", where),
+        rules=_strings(table.get("rules", []), "rules", where),
+        within=_strings(table.get("within", []), "within", where),
+        origin=origin,
+    )
+
+
+def load_catalogue(directory: Optional[Path] = None) -> list[Message]:
+    directory = directory or locate.rules_dir() / "messages"
+    messages: list[Message] = []
+    seen: dict[str, str] = {}
+    for path in sorted(Path(directory).glob("*.toml")):
+        data = locate.read_toml(path, "message catalogue", CatalogueError)
+        unknown = set(data) - {"message"}
+        if unknown:
+            raise CatalogueError("%s: unknown top-level key '%s'" % (path, sorted(unknown)[0]))
+        for table in data.get("message", []):
+            message = message_from_table(table, str(path))
+            if message.id in seen:
+                raise CatalogueError("%s: message %s: duplicate id (also in %s)" % (path, message.id, seen[message.id]))
+            seen[message.id] = str(path)
+            messages.append(message)
+    return messages
+
+
+@functools.lru_cache(maxsize=1)
+def catalogue() -> tuple[Message, ...]:
+    """The built-in catalogue, loaded once."""
+    return tuple(load_catalogue())
+
+
+def by_id(messages: Sequence[Message]) -> dict[str, Message]:
+    return {m.id: m for m in messages}

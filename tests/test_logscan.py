@@ -1,0 +1,63 @@
+"""The error catalogue (rules/messages/) and finding its messages in mangled logs."""
+
+from __future__ import annotations
+
+import pytest
+
+from legacydoc import logscan
+from legacydoc.engine import load_rules
+from legacydoc.messages import CatalogueError, catalogue, message_from_table
+
+MESSAGES = catalogue()
+RULE_IDS = {r.id for r in load_rules()}
+
+
+def test_the_catalogue_is_large_and_every_example_is_found_in_a_log() -> None:
+    assert len(MESSAGES) >= 80
+    for message in MESSAGES:
+        found = {m.id for m in logscan.scan("some noise\n" + message.example + "\nmore noise\n")}
+        assert message.id in found, message.id
+
+
+def test_every_rule_a_message_names_exists() -> None:
+    for message in MESSAGES:
+        for rule in message.all_rules():
+            assert rule in RULE_IDS, (message.id, rule)
+
+
+@pytest.mark.parametrize("mangle", ["crlf", "ansi", "wrapped", "gbk", "bom", "utf16"])
+def test_console_mangling_still_matches(mangle: str) -> None:
+    line = "ERROR (theano.gpuarray): Could not initialize pygpu, support disabled"
+    text = "Using Theano backend.\n" + line + "\n中文 错误\n"
+    if mangle == "crlf":
+        data = text.replace("\n", "\r\n").encode()
+    elif mangle == "ansi":
+        data = text.replace(line, "\x1b[31m" + line + "\x1b[0m").encode()
+    elif mangle == "wrapped":  # an 80-column console cut the line, mid-word
+        data = text.replace(line, line[:40] + "\n" + line[40:]).encode()
+    elif mangle == "gbk":
+        data = text.encode("gbk")
+    elif mangle == "bom":
+        data = b"\xef\xbb\xbf" + text.encode()
+    else:
+        data = text.encode("utf-16")
+    table = logscan.log_table(data, "log.txt")
+    assert "theano-gpuarray-could-not-init-pygpu" in table["ids"], (mangle, table["encoding"])
+
+
+def test_a_message_is_reported_once_at_its_first_line() -> None:
+    text = "a\nnvcc fatal   : Unsupported gpu architecture 'compute_75'\nnvcc fatal   : Unsupported gpu architecture 'compute_75'\n"
+    matches = [m for m in logscan.scan(text) if m.id == "nvcc-unsupported-gpu-architecture"]
+    assert len(matches) == 1 and matches[0].line == 2
+    assert matches[0].groups.get("arch") in (None, "75", "compute_75")
+
+
+def test_a_log_with_nothing_known_gives_no_ids() -> None:
+    assert logscan.log_table(b"hello\nworld\n", "x")["ids"] == []
+
+
+def test_a_catalogue_entry_whose_pattern_misses_its_example_is_refused() -> None:
+    table = {"id": "x-y", "pattern": "abc", "example": "xyz", "tool": "t", "source": "s", "meaning": "m",
+             "causes": [{"text": "c"}]}
+    with pytest.raises(CatalogueError, match="does not match its own example"):
+        message_from_table(table, "m.toml")
