@@ -72,6 +72,25 @@ DERIVED: dict[str, str] = {
     "cudnn.built_for_nvcc": "nvcc's CUDA is among them",
     "cudnn.found": "a cuDNN header or library was found",
     "gxx.found": "a g++ Theano would use was found",
+    "theano.device_gpu": "what device=gpu* does in the installed release (theano_eras: old-backend, "
+                         "old-backend-deprecated-warning, error)",
+    "theano.old_backend": "the old CUDA back-end in that release: main, deprecated or removed",
+    "theano.cudnn_min": "the lowest CUDNN_VERSION the release accepts (0: no floor)",
+    "theano.cudnn_warn_from": "the CUDNN_VERSION from which the release warns it is newer than it knows",
+    "theano.lib_cnmem": "the release has lib.cnmem (the old back-end's memory pool)",
+    "theano.hypot_fix": "the release works around MinGW's hypot clash with Python 3's pyconfig.h",
+    "theano.numpy_min": "the numpy its setup.py requires",
+    "theano.numpy_too_old": "the installed numpy is older than that",
+    "theano.preallocate_fraction": "lib.cnmem or gpuarray.preallocate as a fraction of GPU memory",
+    "cudnn.version_number": "CUDNN_VERSION of the first header found",
+    "cudnn.too_old_for_theano": "that is below the release's floor",
+    "cudnn.newer_than_theano": "that is at or above the release's 'more recent than Theano' threshold",
+    "msvc.msc_ver": "cl.exe's _MSC_VER",
+    "msvc.supported_by_nvcc": "that _MSC_VER is inside the range nvcc's host_config.h accepts",
+    "msvc.nvcc_msc_min": "the lowest _MSC_VER that nvcc accepts",
+    "msvc.nvcc_msc_max": "the highest _MSC_VER that nvcc accepts",
+    "pygpu.api": "GPUARRAY_API_VERSION of that pygpu release (libgpuarray_releases)",
+    "pygpu.rejects_cuda_major_gt_9": "that release refuses a driver reporting CUDA 10 or newer",
     "gxx.count": "how many distinct g++ toolchains",
     "gxx.gcc_major": "the host gcc major nvcc would use",
     "gxx.too_new_for_nvcc": "that gcc is newer than the toolkit accepts",
@@ -80,6 +99,8 @@ DERIVED: dict[str, str] = {
     "pygpu.required": "that series, as a specifier",
     "cache.foreign_dirs": "compiledir_* folders built by another Python version than the target's",
     "cache.stale_locks": "compile cache lock folders older than Theano's own 120 s lock timeout",
+    "log.found": "a log was given (check --log) and legacydoc recognised at least one message in it",
+    "log.rules": "the rules the recognised messages are evidence for (rules/messages/*.toml)",
 }
 # Theano 1.0.5 overrides a compile lock after compile.timeout, 120 s by default.
 STALE_LOCK_S = 120.0
@@ -108,7 +129,8 @@ def theano_flavour(facts: Mapping[str, Any]) -> dict[str, Any]:
         out.update(flavour="theano-pymc", version=pymc.get("version"))
     elif theano:
         out.update(flavour="theano", version=theano.get("version"))
-    else:
+    elif isinstance(get(facts, "packages.found"), list):
+        # "none" only when the package list was read; an unread one says nothing.
         out["flavour"] = "none"
     # theano/__init__ text is what Python imports: trust it over metadata when both exist.
     text_version = get(facts, "packages.theano_version_text")
@@ -227,6 +249,9 @@ def loader_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any
     """The cudart the loader picks first (lowest search order among loadable copies)."""
     winners = get(facts, "libraries.winner.cudart", {}) or {}
     candidates = [w for w in winners.values() if isinstance(w, Mapping) and w.get("cuda")]
+    # Unknown is not absent: without a loader probe, nothing is said about cudart.
+    if not isinstance(get(facts, "libraries.winner"), Mapping):
+        return {}
     out: dict[str, Any] = {"has_cudart": bool(winners)}
     if candidates:
         first = min(candidates, key=lambda w: w.get("order", 1 << 30))
@@ -260,7 +285,12 @@ def libgpuarray_facts(facts: Mapping[str, Any], driver_max: Optional[str], os_fa
 def cudnn_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any]:
     headers = [h for h in get(facts, "cudnn.headers", []) or [] if isinstance(h, Mapping) and h.get("version")]
     libs = [lib for lib in get(facts, "cudnn.libraries", []) or [] if isinstance(lib, Mapping)]
-    out: dict[str, Any] = {"found": bool(headers or libs)}
+    out: dict[str, Any] = {}
+    if headers or libs:
+        out["found"] = True
+    elif isinstance(get(facts, "cudnn.headers"), list) and isinstance(get(facts, "cudnn.libraries"), list):
+        # Absent only when both searches ran and came back empty.
+        out["found"] = False
     majors = sorted({int(lib["major"]) for lib in libs
                      if isinstance(lib.get("major"), int) and lib.get("exists", True)})
     if majors:
@@ -281,10 +311,13 @@ def cudnn_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any]
 
 
 def compiler_facts(facts: Mapping[str, Any], max_gcc: Optional[int]) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "found": bool(get(facts, "compilers.gxx.found")),
-        "count": int(get(facts, "compilers.gxx_count", 0) or 0),
-    }
+    out: dict[str, Any] = {}
+    found = get(facts, "compilers.gxx.found")
+    if isinstance(found, bool):
+        out["found"] = found
+    count = get(facts, "compilers.gxx_count")
+    if isinstance(count, int) and not isinstance(count, bool):
+        out["count"] = count
     major = get(facts, "compilers.nvcc_host.gcc_major")
     if isinstance(major, int):
         out["gcc_major"] = major
@@ -293,12 +326,43 @@ def compiler_facts(facts: Mapping[str, Any], max_gcc: Optional[int]) -> dict[str
     return out
 
 
-def pygpu_facts(facts: Mapping[str, Any], release: Optional[Mapping[str, Any]]) -> dict[str, Any]:
+def _era_pygpu_spec(era: Optional[Mapping[str, Any]]) -> Optional[str]:
+    """The pygpu range a release's own check accepts, from theano_eras: a specifier, or
+    '>=1000' for the 0.8 era whose check wants a pre-0.6 dev snapshot no release meets."""
+    text = str((era or {}).get("pygpu", "") or "")
+    if text.startswith("pre-0.6"):
+        return ">=1000"
+    head = text.split(" ")[0]
+    from legacydoc.versions import parse_specifier
+
+    return head if head and parse_specifier(head) is not None else None
+
+
+def msvc_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any]:
+    """cl.exe against the _MSC_VER range this nvcc's host_config.h accepts."""
+    msc = get(facts, "compilers.msvc.msc_ver")
+    if not isinstance(msc, int) or isinstance(msc, bool):
+        return {}
+    out: dict[str, Any] = {"msc_ver": msc}
+    span = knowledge.default().msvc_range(nvcc) if nvcc else None
+    if span:
+        out["nvcc_msc_min"], out["nvcc_msc_max"] = span
+        out["supported_by_nvcc"] = span[0] <= msc <= span[1]
+    return out
+
+
+def pygpu_facts(
+    facts: Mapping[str, Any], release: Optional[Mapping[str, Any]], era: Optional[Mapping[str, Any]] = None
+) -> dict[str, Any]:
     version = _dist(facts, "pygpu").get("version")
     out: dict[str, Any] = {}
     if version:
         out["version"] = version
-    required = (release or {}).get("pygpu")
+        row = knowledge.default().libgpuarray_release(version)
+        if row is not None:
+            out["api"] = row["api"]
+            out["rejects_cuda_major_gt_9"] = row["rejects_cuda_major_gt_9"]
+    required = (release or {}).get("pygpu") or _era_pygpu_spec(era)
     if required:
         out["required"] = required
         if version:
@@ -309,6 +373,60 @@ def pygpu_facts(facts: Mapping[str, Any], release: Optional[Mapping[str, Any]]) 
             if parsed is not None and spec is not None:
                 out["ok_for_theano"] = spec.contains(parsed, prereleases=True)
     return out
+
+
+def era_facts(facts: Mapping[str, Any], era: Optional[Mapping[str, Any]]) -> dict[str, Any]:
+    """What the installed release's own sources say (rules/knowledge/theano_eras.toml)."""
+    if era is None:
+        return {}
+    out: dict[str, Any] = {
+        "device_gpu": era["device_gpu"], "old_backend": era["old_backend"], "cudnn_min": era["cudnn_min"],
+        "cudnn_warn_from": era["cudnn_warn_from"], "lib_cnmem": era["lib_cnmem"], "hypot_fix": era["hypot_fix"],
+        "numpy_min": str(era["numpy_min"]),
+    }
+    numpy = parse_version(_dist(facts, "numpy").get("version"))
+    floor = parse_version(era["numpy_min"])
+    if numpy is not None and floor is not None:
+        out["numpy_too_old"] = numpy < floor
+    return out
+
+
+def era_of(flavour: Mapping[str, Any]) -> Optional[dict[str, Any]]:
+    if flavour.get("flavour") in (None, "none") or not flavour.get("version"):
+        return None
+    dist = "Theano-PyMC" if flavour["flavour"] == "theano-pymc" else "Theano"
+    return knowledge.default().theano_era(dist, flavour["version"])
+
+
+def cudnn_era_facts(facts: Mapping[str, Any], era: Optional[Mapping[str, Any]]) -> dict[str, Any]:
+    """The cuDNN header against the release's floor and its "more recent" threshold."""
+    header = next((h for h in get(facts, "cudnn.headers", []) or []
+                   if isinstance(h, Mapping) and isinstance(h.get("version_number"), int)), None)
+    if era is None or header is None:
+        return {}
+    number = int(header["version_number"])
+    out: dict[str, Any] = {"version_number": number}
+    if era["cudnn_min"]:
+        out["too_old_for_theano"] = number < era["cudnn_min"]
+    if era["cudnn_warn_from"]:
+        out["newer_than_theano"] = number >= era["cudnn_warn_from"]
+    return out
+
+
+def preallocate_fraction(facts: Mapping[str, Any]) -> Optional[float]:
+    """lib.cnmem (old back-end) or gpuarray.preallocate (new): a fraction of GPU memory
+    when 0 < value <= 1 (larger values are MiB)."""
+    for key in ("gpuarray.preallocate", "lib.cnmem"):
+        setting = effective(facts, key)
+        if not setting or setting.get("source") == "default":
+            continue
+        try:
+            value = float(str(setting.get("value")))
+        except ValueError:
+            continue
+        if 0 < value <= 1:
+            return value
+    return None
 
 
 def theano_facts(facts: Mapping[str, Any], flavour: Mapping[str, Any]) -> tuple[dict[str, Any], Optional[dict]]:
@@ -380,6 +498,10 @@ def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[
     """Where Theano would really run, and why not on the GPU (legacydoc.readiness)."""
     setting = effective(facts, "device")
     device = setting.get("value") if setting else None
+    if setting and setting.get("source") == "default" and not isinstance(get(facts, "theano_config.files"), list):
+        # The default only stands when every config file was read: a record that never
+        # listed them (a ticket, a partial replay) may have a .theanorc saying otherwise.
+        device = None
     out: dict[str, Any] = {}
     if isinstance(device, str):
         out["device"] = device
@@ -419,6 +541,23 @@ def readiness_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def log_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """What the messages found in a log are evidence for (absent when no log was given)."""
+    ids = get(facts, "log.ids")
+    if not isinstance(ids, list):
+        return {}
+    from legacydoc.messages import by_id, catalogue
+
+    known = by_id(catalogue())
+    rules: list[str] = []
+    for message_id in ids:
+        message = known.get(str(message_id))
+        for rule in message.rules if message is not None else ():
+            if rule not in rules:
+                rules.append(rule)
+    return {"found": bool(ids), "rules": rules}
+
+
 def _flat(prefix: str, values: Mapping[str, Any]) -> dict[str, Any]:
     return {prefix + "." + k: v for k, v in values.items() if v is not None}
 
@@ -430,6 +569,12 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     flavour = theano_flavour(facts)
     theano, release = theano_facts(facts, flavour)
     d.update(_flat("theano", theano))
+    era = era_of(flavour)
+    d.update(_flat("theano", era_facts(facts, era)))
+    d.update(_flat("cudnn", cudnn_era_facts(facts, era)))
+    fraction = preallocate_fraction(facts)
+    if fraction is not None:
+        d["theano.preallocate_fraction"] = fraction
     ld = effective(facts, "blas.ldflags")
     if ld is not None:
         d["blas.ldflags_set"] = ld.get("source", "default") != "default"
@@ -443,19 +588,23 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     nvcc = nvcc_facts(facts, os_family, driver.get("max_cuda"))
     d.update(_flat("nvcc", nvcc))
     d["gpus"] = gpu_list(facts, nvcc)
-    d["cuda.path_versions"] = path_cuda_versions(facts)
-    d["cuda.path_version_count"] = len(d["cuda.path_versions"])
-    kits = [k for k in get(facts, "cuda.toolkits", []) or [] if isinstance(k, Mapping) and k.get("version")]
-    d["cuda.toolkit_versions"] = sorted({_mm(k["version"]) or str(k["version"]) for k in kits})
+    if isinstance(get(facts, "path.entries"), list):
+        d["cuda.path_versions"] = path_cuda_versions(facts)
+        d["cuda.path_version_count"] = len(d["cuda.path_versions"])
+    if isinstance(get(facts, "cuda.toolkits"), list):
+        kits = [k for k in get(facts, "cuda.toolkits") if isinstance(k, Mapping) and k.get("version")]
+        d["cuda.toolkit_versions"] = sorted({_mm(k["version"]) or str(k["version"]) for k in kits})
     d.update(_flat("loader", loader_facts(facts, nvcc.get("version"))))
     d.update(_flat("libgpuarray", libgpuarray_facts(facts, driver.get("max_cuda"), os_family)))
     d.update(_flat("cudnn", cudnn_facts(facts, nvcc.get("version"))))
     d.update(_flat("gxx", compiler_facts(facts, nvcc.get("max_gcc"))))
-    d.update(_flat("pygpu", pygpu_facts(facts, release)))
+    d.update(_flat("msvc", msvc_facts(facts, nvcc.get("version"))))
+    d.update(_flat("pygpu", pygpu_facts(facts, release, era)))
     blockers = (("libgpuarray cannot load an NVRTC library it asks for",)
                 if d.get("libgpuarray.nvrtc_found") is False else ())
     d.update(_flat("theano", device_facts(facts, theano.get("version"), blockers)))
     d.update(_flat("cache", cache_facts(facts)))
+    d.update(_flat("log", log_facts(facts)))
     return _nest(d)
 
 

@@ -152,7 +152,8 @@ def gpu_decision(
             decision.runs_on = "unknown"
         if gpu is False:
             decision.reasons.append("no working NVIDIA GPU was found (%s)" % gpu_failure_text(record))
-        decision.reasons.append("the config says device=%s" % device if device else "device is not recorded")
+        if which == "cpu":
+            decision.reasons.append("the config says device=%s" % device)
         return decision
     if which == "old" and old_backend_removed(theano_version):
         decision.reasons.append("device=%s is the old backend, removed in Theano 1.0" % device)

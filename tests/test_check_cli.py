@@ -105,7 +105,7 @@ def test_broken_rule_pack_is_one_line_exit_2(tmp_path: Path) -> None:
     pack.mkdir()
     (pack / "mine.toml").write_text(
         '[[rule]]\nid = "X1"\nname = "x"\narea = "gpu"\nlayer = "drivers"\nseverity = "error"\n'
-        'title = "t"\nwhy = "w"\nfix = ["f"]\nwhen = { fact = "gpu.drivr_version", exists = true }\n'
+        'applies = { theano = "any", backend = "any" }\ntitle = "t"\nwhy = "w"\nfix = ["f"]\nwhen = { fact = "gpu.drivr_version", exists = true }\n'
     )
     proc = run_cli("check", "--facts", str(HEALTHY), "--rules", str(pack))
     assert proc.returncode == 2
@@ -118,7 +118,7 @@ def test_a_users_rule_pack_adds_rules(tmp_path: Path) -> None:
     pack.mkdir()
     (pack / "site.toml").write_text(
         '[[rule]]\nid = "SITE1"\nname = "site-needs-float32"\narea = "config"\nlayer = "config"\n'
-        'severity = "error"\ntitle = "Our cluster needs floatX=float32, found {config.effective.floatX.value}"\n'
+        'severity = "error"\napplies = { theano = "any", backend = "any" }\ntitle = "Our cluster needs floatX=float32, found {config.effective.floatX.value}"\n'
         'why = "house rule"\nfix = ["[global]\\nfloatX = float32"]\n'
         'when = { fact = "config.effective.floatX.value", not_equals = "float32" }\n'
     )

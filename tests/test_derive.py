@@ -13,7 +13,9 @@ def test_every_derived_name_is_documented_and_known() -> None:
 
 
 def test_theano_flavour() -> None:
-    assert derive.theano_flavour({"packages": {}}) == {"both_installed": False, "flavour": "none"}
+    assert derive.theano_flavour({"packages": {"found": []}}) == {"both_installed": False, "flavour": "none"}
+    # An unread package list says nothing about Theano.
+    assert "flavour" not in derive.theano_flavour({"packages": {}})
     only_pymc = {"packages": {"theano-pymc": {"version": "1.1.2"}}}
     assert derive.theano_flavour(only_pymc) == {"both_installed": False, "flavour": "theano-pymc", "version": "1.1.2"}
     both = {
@@ -85,7 +87,8 @@ def test_loader_cudart_against_nvcc() -> None:
     }}}}  # fmt: skip
     assert derive.loader_facts(winners, "10.2") == {"has_cudart": True, "cudart_cuda": "10.2", "cudart_matches_nvcc": True}
     assert derive.loader_facts(winners, "11.1")["cudart_matches_nvcc"] is False
-    assert derive.loader_facts({}, "10.2") == {"has_cudart": False}
+    assert derive.loader_facts({"libraries": {"winner": {}}}, "10.2") == {"has_cudart": False}
+    assert derive.loader_facts({}, "10.2") == {}  # the loader was never probed
 
 
 def test_cudnn_facts() -> None:
@@ -99,7 +102,8 @@ def test_cudnn_facts() -> None:
     assert out["header_library_mismatch"] is True
     assert out["built_for_nvcc"] is True
     assert "10.2" in out["cuda_builds"]
-    assert derive.cudnn_facts({"cudnn": {}}, None) == {"found": False}
+    assert derive.cudnn_facts({"cudnn": {"headers": [], "libraries": []}}, None) == {"found": False}
+    assert derive.cudnn_facts({"cudnn": {"headers": []}}, None) == {}  # libraries never searched
 
 
 def test_device_facts_explain_why_cpu_from_recorded_facts_only() -> None:
@@ -122,8 +126,11 @@ def test_device_facts_explain_why_cpu_from_recorded_facts_only() -> None:
     assert "whether pygpu is installed" in unknown["unknown_reasons"]
     # No config recorded at all: the device itself is unknown.
     assert derive.device_facts({}, None)["runs_on"] == "unknown"
+    # The default device=cpu stands only when the config files were listed.
+    default_only = {"config": {"effective": {"device": {"value": "cpu", "source": "default"}}}}
+    assert derive.device_facts(default_only, "1.0.5")["runs_on"] == "unknown"
     cpu = {"config": {"effective": {"device": {"value": "cpu", "source": "default"}}},
-           "gpu": {"nvidia_smi": {"found": False}}}
+           "theano_config": {"files": []}, "gpu": {"nvidia_smi": {"found": False}}}
     assert derive.device_facts(cpu, "1.0.5")["cpu_reasons"] == [
         "no working NVIDIA GPU was found (nvidia-smi was not found)", "the config says device=cpu"]
 
@@ -155,7 +162,10 @@ def test_cache_facts() -> None:
 
 def test_derive_on_an_empty_record_does_not_guess() -> None:
     out = derive.derive({})
-    assert out["theano"]["flavour"] == "none"
+    assert "flavour" not in out["theano"]  # no package list: not "none"
+    # Areas never probed are unknown: no "no g++", "no cuDNN", "no cudart" claims.
+    assert "found" not in out.get("gxx", {}) and "found" not in out.get("cudnn", {})
+    assert "has_cudart" not in out.get("loader", {}) and "path_versions" not in out.get("cuda", {})
     assert "gpu" not in out and "pygpu" not in out  # not probed: unknown, not "unusable"
     assert out["theano"]["runs_on"] == "unknown"
     assert "driver" not in out and "nvcc" not in out

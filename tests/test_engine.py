@@ -39,6 +39,7 @@ def base_rule(**over) -> dict:
         "why": "because",
         "fix": ['pip install "numpy<1.24"'],
         "when": [{"fact": "packages.numpy.version", "version": ">=1.24"}],
+        "applies": {"theano": "any", "backend": "any"},
     }
     table.update(over)
     return table
@@ -201,6 +202,7 @@ def test_load_rules_rejects_duplicates_and_unknown_explains(tmp_path: Path) -> N
 
 CONFIG_PACK = """
 [config_findings]
+applies = { theano = "any", backend = "any" }
 area = "config"
 layer = "config"
 for_each = "config.findings"

@@ -18,7 +18,8 @@ from legacydoc.engine.model import LAYERS, SEVERITIES, Diagnosis, Rule
 from legacydoc.facts import get
 from legacydoc.versions import parse_specifier, parse_version
 
-TEMPLATE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.\-]*)\}")
+# {fact.name} or {fact.name|text to print when the fact is not recorded}
+TEMPLATE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.\-]*)(?:\|([^{}]*))?\}")
 MISSING = object()
 # What a user reads where a text names a fact that is not in the record.
 UNKNOWN_TEXT = "unknown"
@@ -154,13 +155,17 @@ def fill(text: str, facts: Mapping[str, Any], item: Any = None, strict: Optional
 
     def replace(match: "re.Match[str]") -> str:
         value = lookup(facts, match.group(1), item)
+        if value is MISSING and match.group(2) is not None:
+            return match.group(2)
         if value is MISSING:
             if strict:
                 raise MissingFact("{%s} in %r is not in the facts" % (match.group(1), text[:80]))
             return UNKNOWN_TEXT
         return format_value(value)
 
-    return TEMPLATE.sub(replace, text)
+    filled = TEMPLATE.sub(replace, text)
+    # an empty fallback ("Lasagne {packages.lasagne.version|} imports ...") leaves two spaces
+    return re.sub(r"(?<=\S)  +(?=\S)", " ", filled) if "|" in text else filled
 
 
 def condition_facts(cond: Any, out: list[str]) -> None:
@@ -196,20 +201,57 @@ def _evidence(rule: Rule, facts: Mapping[str, Any], item: Any) -> dict[str, Any]
     return evidence
 
 
-def diagnose(rule: Rule, facts: Mapping[str, Any], item: Any) -> Diagnosis:
+def diagnose(rule: Rule, facts: Mapping[str, Any], item: Any, from_log: bool = False) -> Diagnosis:
+    # Fired by a message in the log: facts its text names may really be unknown.
+    strict = False if from_log else None
+    evidence = _evidence(rule, facts, item)
+    quoted = log_evidence(rule.id, facts)
+    if quoted:
+        evidence["log"] = quoted
     return Diagnosis(
         id=rule.id,
         name=rule.name,
         area=rule.area,
         layer=rule.layer,
         severity=rule.severity,
-        title=fill(rule.title, facts, item),
-        why=fill(rule.why, facts, item),
+        title=fill(rule.title, facts, item, strict),
+        why=fill(rule.why, facts, item, strict),
         # A templated step can fill to nothing (a finding without a corrected line).
-        fix=[step for step in (fill(line, facts, item) for line in rule.fix) if step.strip()],
-        evidence=_evidence(rule, facts, item),
+        fix=[step for step in (fill(line, facts, item, strict) for line in rule.fix) if step.strip()],
+        evidence=evidence,
         references=list(rule.references),
     )
+
+
+def log_evidence(rule_id: str, facts: Mapping[str, Any]) -> list[str]:
+    """The log lines (as matched) of the messages that are evidence for this rule."""
+    matches = get(facts, "log.matches")
+    if not isinstance(matches, list) or rule_id not in (get(facts, "derived.log.rules") or []):
+        return []
+    from legacydoc.messages import by_id, catalogue
+
+    known = by_id(catalogue())
+    out = []
+    for match in matches:
+        message = known.get(str(match.get("id"))) if isinstance(match, Mapping) else None
+        if message is not None and rule_id in message.rules:
+            out.append("line %s: %s" % (match.get("line", "?"), match.get("text", "")))
+    return out[:5]
+
+
+def fires(rule: Rule, facts: Mapping[str, Any], log_rules: frozenset = frozenset()) -> Optional[str]:
+    """'facts' when the rule's condition holds, 'log' when a message in the log is evidence
+    for it and the recorded facts do not contradict it, else None. Either way the rule must
+    apply to this Theano release and back-end, as far as they are known."""
+    applies = truth(rule.applies, facts)
+    if applies is False:
+        return None
+    when = None if rule.log_only else truth(rule.when, facts)
+    if when is True and applies is True:
+        return "facts"
+    if rule.id in log_rules and when is not False:
+        return "log"
+    return None
 
 
 def _sort_key(diag: Diagnosis) -> tuple[int, int, str]:
@@ -239,14 +281,22 @@ def evaluate(rules: Iterable[Rule], facts: Mapping[str, Any]) -> list[Diagnosis]
     """Every diagnosis, root causes first; diagnoses a firing rule explains are folded
     under it (kept in ``folded``, their ids listed in ``explains``)."""
     fired: list[tuple[Rule, Diagnosis]] = []
+    log_rules = frozenset(get(facts, "derived.log.rules") or [])
     for rule in rules:
         if rule.for_each:
-            items = lookup(facts, rule.for_each, None)
-            for item in items if isinstance(items, list) else []:
-                if matches(rule.when, facts, item):
-                    fired.append((rule, diagnose(rule, facts, item)))
-        elif matches(rule.when, facts):
-            fired.append((rule, diagnose(rule, facts, None)))
+            applies = truth(rule.applies, facts)
+            if applies is False:
+                continue
+            items = lookup(facts, rule.for_each, None) if applies is True else None
+            hits = [item for item in (items if isinstance(items, list) else []) if matches(rule.when, facts, item)]
+            fired.extend((rule, diagnose(rule, facts, item)) for item in hits)
+            # The log can say what the record lacks (the config was not read), once.
+            if not hits and rule.id in log_rules:
+                fired.append((rule, diagnose(rule, facts, None, from_log=True)))
+            continue
+        how = fires(rule, facts, log_rules)
+        if how is not None:
+            fired.append((rule, diagnose(rule, facts, None, from_log=how == "log")))
 
     by_key: dict[str, list[Diagnosis]] = {}
     for rule, diag in fired:

@@ -37,9 +37,13 @@ from legacydoc.versions import parse_specifier
 
 RULE_KEYS = frozenset({
     "id", "name", "area", "layer", "severity", "title", "why", "fix", "references", "explains",
-    "when", "for_each", "evidence", "fires", "quiet",
+    "when", "for_each", "evidence", "fires", "quiet", "applies", "log_only",
 })
-REQUIRED_KEYS = ("id", "name", "area", "layer", "severity", "title", "why", "fix", "when")
+REQUIRED_KEYS = ("id", "name", "area", "layer", "severity", "title", "why", "fix", "applies")
+# The back-ends a rule may name in `applies`: Theano's old CUDA back-end (device=gpu*,
+# theano.sandbox.cuda, 0.7-0.9), the gpuarray one (device=cuda*/opencl*, pygpu, 0.9-1.0.5
+# and Theano-PyMC), and the CPU.
+BACKENDS = ("old", "gpuarray", "cpu")
 FACT_OPERATORS = frozenset({
     "exists", "equals", "not_equals", "in", "not_in", "matches", "version", "lt", "le", "gt", "ge",
     "contains", "not_contains", "empty",
@@ -133,7 +137,7 @@ def _as_str_tuple(value: Any, key: str, source: str, rule_id: str) -> tuple[str,
 
 
 def _validate_template(text: str, source: str, rule_id: str, scope: Scope) -> None:
-    for name in TEMPLATE.findall(text):
+    for name, _fallback in TEMPLATE.findall(text):
         _check_fact_name(name, source, rule_id, scope)
 
 
@@ -144,6 +148,32 @@ def _examples(value: Any, key: str, source: str, rule_id: str) -> tuple[dict, ..
         for name in case:
             _check_fact_name(name, source, rule_id, None)
     return tuple(dict(v) for v in value)
+
+
+def applies_condition(value: Any, source: str, rule_id: str) -> tuple[list[dict[str, Any]], str]:
+    """``applies = { theano = "<specifier>" | "any", backend = [...] | "any" }`` as a condition
+    on derived facts, and in words. Every rule says which era it is about: a rule for the
+    old back-end must not speak about Theano 1.0, and the reverse."""
+    if not isinstance(value, Mapping) or set(value) != {"theano", "backend"}:
+        raise _fail(source, rule_id, "'applies' must be a table with 'theano' and 'backend'")
+    cond: list[dict[str, Any]] = []
+    words = []
+    theano, backend = value["theano"], value["backend"]
+    if theano != "any":
+        if parse_specifier(theano) is None:
+            raise _fail(source, rule_id, "applies.theano: not a version specifier or 'any': %r" % (theano,))
+        cond.append({"fact": "derived.theano.version", "version": theano})
+        words.append("Theano %s" % theano)
+    else:
+        words.append("any Theano")
+    if backend != "any":
+        if (not isinstance(backend, list) or not backend or not all(b in BACKENDS for b in backend)):
+            raise _fail(source, rule_id, "applies.backend: 'any' or a list of %s" % ", ".join(BACKENDS))
+        cond.append({"fact": "derived.theano.backend", "in": list(backend)})
+        words.append("the %s back-end%s" % (" or ".join(backend), "s" if len(backend) > 1 else ""))
+    else:
+        words.append("any back-end")
+    return cond, ", ".join(words)
 
 
 def rule_from_table(table: Any, source: str) -> Rule:
@@ -172,7 +202,16 @@ def rule_from_table(table: Any, source: str) -> Rule:
         if not factschema.is_list(for_each):
             raise _fail(source, rule_id, "for_each: '%s' is not a list of tables" % for_each)
         scope = for_each
-    validate_condition(table["when"], source, rule_id, scope)
+    log_only = table.get("log_only", False)
+    if not isinstance(log_only, bool):
+        raise _fail(source, rule_id, "'log_only' must be true or false")
+    if log_only == ("when" in table):
+        raise _fail(source, rule_id, "a rule needs a 'when' condition, or log_only = true (and no 'when')")
+    if log_only and for_each:
+        raise _fail(source, rule_id, "a log_only rule cannot iterate (for_each)")
+    when = table.get("when", [])
+    validate_condition(when, source, rule_id, scope)
+    applies, applies_text = applies_condition(table["applies"], source, rule_id)
     for text_key in ("title", "why"):
         _validate_template(table[text_key], source, rule_id, scope)
     fix = _as_str_tuple(table["fix"], "fix", source, rule_id)
@@ -191,7 +230,7 @@ def rule_from_table(table: Any, source: str) -> Rule:
         title=table["title"].strip(),
         why=table["why"].strip(),
         fix=fix,
-        when=table["when"],
+        when=when,
         source=source,
         references=_as_str_tuple(table.get("references", []), "references", source, rule_id),
         explains=_as_str_tuple(table.get("explains", []), "explains", source, rule_id),
@@ -199,13 +238,20 @@ def rule_from_table(table: Any, source: str) -> Rule:
         evidence=evidence,
         fires=examples["fires"],
         quiet=examples["quiet"],
+        applies=applies,
+        applies_text=applies_text,
+        log_only=log_only,
     )
 
 
 # --- the config-findings table --------------------------------------------------------
 
-CONFIG_SHARED_KEYS = frozenset({"area", "layer", "for_each", "why", "fix", "evidence", "references", "example", "rule"})
-CONFIG_RULE_KEYS = frozenset({"id", "name", "severity", "kinds", "title", "references", "explains", "fires", "quiet"})
+CONFIG_SHARED_KEYS = frozenset({
+    "area", "layer", "for_each", "why", "fix", "evidence", "references", "example", "rule", "applies",
+})
+CONFIG_RULE_KEYS = frozenset({
+    "id", "name", "severity", "kinds", "title", "references", "explains", "fires", "quiet", "applies",
+})
 
 
 def _config_example(case: Any, base: Mapping[str, Any], source: str, rule_id: str) -> dict[str, Any]:
@@ -236,7 +282,7 @@ def config_rules(table: Any, source: str) -> list[dict[str, Any]]:
     base = table.get("example", {})
     if not isinstance(base, Mapping):
         raise _fail(source, "", "config_findings.example must be a table of facts")
-    shared = {k: table[k] for k in ("area", "layer", "for_each", "why", "fix", "evidence") if k in table}
+    shared = {k: table[k] for k in ("area", "layer", "for_each", "why", "fix", "evidence", "applies") if k in table}
     out = []
     for entry in table.get("rule", []):
         if not isinstance(entry, Mapping):
@@ -254,7 +300,8 @@ def config_rules(table: Any, source: str) -> list[dict[str, Any]]:
         if unknown_kinds:
             raise _fail(source, rule_id, "unknown finding kind '%s'" % unknown_kinds[0])
         rule = dict(shared)
-        rule.update({k: entry[k] for k in ("id", "name", "severity", "title", "explains") if k in entry})
+        # An entry may narrow the shared era (a finding true of Theano 1.0 only).
+        rule.update({k: entry[k] for k in ("id", "name", "severity", "title", "explains", "applies") if k in entry})
         rule["references"] = list(table.get("references", [])) + list(entry.get("references", [])) + [
             "legacydoc/theanorc/checks/base.py: the config model's findings of kind %s" % ", ".join(kinds)
         ]

@@ -37,6 +37,12 @@ class Rule:
     # the test suite runs every one, and `rules explain` shows them.
     fires: tuple[dict, ...] = ()
     quiet: tuple[dict, ...] = ()
+    # The Theano releases and back-ends the rule is about, as a condition (see load.py);
+    # what it says in words, for `rules explain`.
+    applies: Any = ()
+    applies_text: str = "any Theano, any back-end"
+    # Fires only on a message in the log (nothing in the facts could show this cause).
+    log_only: bool = False
 
 
 @dataclass

@@ -13,7 +13,9 @@ DERIVED = Table({
         "flavour": STR, "version": STR, "both_installed": BOOL, "python_ok": BOOL, "python_verdict": STR,
         "python_range": STR, "release_known": BOOL, "failures": list_of(STR), "device": STR, "wants_gpu": BOOL,
         "backend": STR, "device_index": INT, "device_exists": BOOL, "runs_on": STR, "cpu_reasons": list_of(STR),
-        "unknown_reasons": list_of(STR),
+        "unknown_reasons": list_of(STR), "device_gpu": STR, "old_backend": STR, "cudnn_min": INT,
+        "cudnn_warn_from": INT, "lib_cnmem": BOOL, "hypot_fix": BOOL, "numpy_min": STR, "numpy_too_old": BOOL,
+        "preallocate_fraction": NUMBER,
     }),
     "blas": Table({"ldflags_set": BOOL, "ldflags": STR}),
     "gpu": Table({"usable": BOOL, "failure": STR}),
@@ -27,11 +29,21 @@ DERIVED = Table({
     "libgpuarray": Table({"nvrtc_wanted": list_of(STR), "nvrtc_found": BOOL, "cublas_found": BOOL}),
     "cudnn": Table({"header_version": STR, "header_major": INT, "library_majors": list_of(INT),
                     "header_library_mismatch": BOOL, "cuda_builds": list_of(STR), "built_for_nvcc": BOOL,
-                    "found": BOOL}),
+                    "found": BOOL, "version_number": INT, "too_old_for_theano": BOOL,
+                    "newer_than_theano": BOOL}),
     "gxx": Table({"found": BOOL, "count": INT, "gcc_major": INT, "too_new_for_nvcc": BOOL}),
-    "pygpu": Table({"version": STR, "ok_for_theano": BOOL, "required": STR, "usable": BOOL, "evidence": STR}),
+    "pygpu": Table({"version": STR, "api": INT, "rejects_cuda_major_gt_9": BOOL, "ok_for_theano": BOOL,
+                     "required": STR, "usable": BOOL, "evidence": STR}),
     "compiler": Table({"usable": BOOL}),
+    "msvc": Table({"msc_ver": INT, "nvcc_msc_min": INT, "nvcc_msc_max": INT, "supported_by_nvcc": BOOL}),
     "cache": Table({"foreign_dirs": list_of(STR), "stale_locks": list_of(STR)}),
+    "log": Table({"rules": list_of(STR), "found": BOOL}),
+})
+
+# --- log (check/report --log FILE: legacydoc/logscan.py log_table; saved with the record) -------
+LOG = Table({
+    "source": STR, "encoding": STR, "lines": INT, "truncated": BOOL, "ids": list_of(STR),
+    "matches": ListOf(Table({"id": STR, "line": INT, "text": STR, "groups": MapOf(STR, r"[A-Za-z_][A-Za-z0-9_]*")})),
 })
 
 # --- config (legacydoc/theanorc/findings.py derive_config_facts; computed) ------------------------

@@ -235,7 +235,7 @@ THEANO_CONFIG = fact_table({
 ENV = fact_table({
     "variables": MapOf(STR, r"(?i)PATH|LD_LIBRARY_PATH|DYLD_LIBRARY_PATH|CONDA_PREFIX|CONDA_DEFAULT_ENV|VIRTUAL_ENV"
                             r"|PYTHONPATH|PYTHONHOME|OMP_NUM_THREADS|GOTO_NUM_THREADS|LOCALAPPDATA"
-                            r"|NVIDIA_VISIBLE_DEVICES|(?:CUDA_|CUDNN_|THEANO|AESARA|PYTENSOR|MKL_|OPENBLAS_|GPUARRAY_)\w*"),
+                            r"|NVIDIA_VISIBLE_DEVICES|(?:CUDA_|CUDNN_|THEANO|AESARA|PYTENSOR|MKL_|OPENBLAS_|GPUARRAY_|KERAS_)\w*"),
 })
 
 # --- the record -----------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ EXACT_NAMES = (
     "LOCALAPPDATA",
     "NVIDIA_VISIBLE_DEVICES",
 )
-PREFIXES = ("CUDA_", "CUDNN_", "THEANO", "AESARA", "PYTENSOR", "MKL_", "OPENBLAS_", "GPUARRAY_")
+PREFIXES = ("CUDA_", "CUDNN_", "THEANO", "AESARA", "PYTENSOR", "MKL_", "OPENBLAS_", "GPUARRAY_", "KERAS_")
 # Even inside the allow-list, a name that looks secret is never recorded.
 SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSWORD|PASSWD|KEY|CREDENTIAL|AUTH", re.IGNORECASE)
 
