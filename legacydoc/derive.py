@@ -124,7 +124,9 @@ def theano_flavour(facts: Mapping[str, Any]) -> dict[str, Any]:
     """Which Theano distribution owns the theano package (the one Python imports)."""
     claimed = [str(c).lower() for c in get(facts, "packages.theano_claimed_by", []) or []]
     theano, pymc = _dist(facts, "theano"), _dist(facts, "theano-pymc")
-    out: dict[str, Any] = {"both_installed": bool(theano) and bool(pymc)}
+    out: dict[str, Any] = {}
+    if (theano and pymc) or isinstance(get(facts, "packages.found"), list):
+        out["both_installed"] = bool(theano) and bool(pymc)
     if pymc and (not theano or claimed[-1:] == ["theano-pymc"]):
         out.update(flavour="theano-pymc", version=pymc.get("version"))
     elif theano:
@@ -134,7 +136,7 @@ def theano_flavour(facts: Mapping[str, Any]) -> dict[str, Any]:
         out["flavour"] = "none"
     # theano/__init__ text is what Python imports: trust it over metadata when both exist.
     text_version = get(facts, "packages.theano_version_text")
-    if out["both_installed"] and text_version:
+    if out.get("both_installed") and text_version:
         out["version"] = text_version
         if pymc.get("version") == text_version:
             out["flavour"] = "theano-pymc"
@@ -494,11 +496,19 @@ def cache_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
     return {"foreign_dirs": foreign, "stale_locks": stale}
 
 
+def config_files_read(facts: Mapping[str, Any]) -> bool:
+    """Every config file Theano would read was listed, and each one that exists was read."""
+    files = get(facts, "theano_config.files")
+    if not isinstance(files, list):
+        return False
+    return all(isinstance(f, Mapping) and (f.get("exists") is False or "text" in f) for f in files)
+
+
 def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[str, ...] = ()) -> dict[str, Any]:
     """Where Theano would really run, and why not on the GPU (legacydoc.readiness)."""
     setting = effective(facts, "device")
     device = setting.get("value") if setting else None
-    if setting and setting.get("source") == "default" and not isinstance(get(facts, "theano_config.files"), list):
+    if setting and setting.get("source") == "default" and not config_files_read(facts):
         # The default only stands when every config file was read: a record that never
         # listed them (a ticket, a partial replay) may have a .theanorc saying otherwise.
         device = None

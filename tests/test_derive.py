@@ -16,8 +16,11 @@ def test_theano_flavour() -> None:
     assert derive.theano_flavour({"packages": {"found": []}}) == {"both_installed": False, "flavour": "none"}
     # An unread package list says nothing about Theano.
     assert "flavour" not in derive.theano_flavour({"packages": {}})
-    only_pymc = {"packages": {"theano-pymc": {"version": "1.1.2"}}}
+    only_pymc = {"packages": {"theano-pymc": {"version": "1.1.2"}, "found": ["theano-pymc"]}}
     assert derive.theano_flavour(only_pymc) == {"both_installed": False, "flavour": "theano-pymc", "version": "1.1.2"}
+    # Without the package list, a second copy is neither there nor absent.
+    del only_pymc["packages"]["found"]
+    assert "both_installed" not in derive.theano_flavour(only_pymc)
     both = {
         "packages": {
             "theano": {"version": "1.0.5"},

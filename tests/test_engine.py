@@ -8,12 +8,13 @@ import pytest
 
 from legacydoc import engine
 from legacydoc.engine import RuleError, evaluate, fill, load_rule_file, matches, rule_from_table
-from legacydoc.engine.evaluation import MissingFact
+from legacydoc.engine.evaluation import MissingFact, truth
 
 FACTS = {
     "schema": 1,
     "python": {"version": "3.13.0", "probe_ok": True},
     "packages": {
+        "found": ["numpy"],
         "numpy": {"name": "numpy", "version": "2.2.1"},
         "theano": {"name": "Theano", "version": "1.0.5"},
     },
@@ -247,3 +248,13 @@ def test_config_findings_refuse_bad_kinds(tmp_path, kinds: str, message: str) ->
     path.write_text(CONFIG_PACK.replace("KINDS", kinds))
     with pytest.raises(RuleError, match=message):
         load_rule_file(path)
+
+
+def test_exists_is_unknown_for_a_table_never_probed() -> None:
+    """`exists = false` claims absence only where the probe looked (its marker fact)."""
+    probed = {"packages": {"found": ["numpy"]}}
+    ticket = {"packages": {"theano": {"name": "Theano"}}}  # what a reporter said, no package list
+    cond = {"fact": "packages.scipy", "exists": False}
+    assert truth(cond, probed) is True
+    assert truth(cond, ticket) is None
+    assert truth({"fact": "derived.nvcc.version", "exists": False}, {}) is None

@@ -59,11 +59,25 @@ def _compare_numbers(value: Any, op: str, bound: float) -> bool:
     return {"lt": value < bound, "le": value <= bound, "gt": value > bound, "ge": value >= bound}[op]
 
 
+def _probed(facts: Mapping[str, Any], name: str) -> bool:
+    """Was the table holding this fact probed? Derived facts are left out when unknown, so
+    a missing one says nothing; a missing item field is simply not there."""
+    from legacydoc.factschema.tables import PROBE_MARKERS
+
+    table = name.split(".", 1)[0]
+    if table == "derived":
+        return False
+    marker = PROBE_MARKERS.get(table)
+    return marker is None or get(facts, marker) is not None
+
+
 def _fact_condition(cond: Mapping[str, Any], facts: Mapping[str, Any], item: Any) -> Truth:
     value = lookup(facts, cond["fact"], item)
     op = next(k for k in cond if k != "fact")
     expected = cond[op]
     if op == "exists":
+        if value is MISSING and not _probed(facts, cond["fact"]):
+            return None  # never looked for: neither there nor absent
         return (value is not MISSING) == expected
     if value is MISSING:
         return None  # not recorded: nothing can be said about it

@@ -238,6 +238,15 @@ ENV = fact_table({
                             r"|NVIDIA_VISIBLE_DEVICES|(?:CUDA_|CUDNN_|THEANO|AESARA|PYTENSOR|MKL_|OPENBLAS_|GPUARRAY_|KERAS_)\w*"),
 })
 
+# --- which fact says a table was probed ------------------------------------------------------------
+# A fact missing from a probed table is absent; missing from a table never probed (a ticket,
+# a partial replay) it is unknown. The engine's `exists` reads these.
+PROBE_MARKERS: dict[str, str] = {
+    "system": "system.os", "python": "python.probe_ok", "packages": "packages.found", "gpu": "gpu.nvidia_smi",
+    "cuda": "cuda.nvcc", "cudnn": "cudnn.headers", "libraries": "libraries.winner", "path": "path.entries",
+    "compilers": "compilers.gxx", "theano_config": "theano_config.files", "env": "env.variables",
+}
+
 # --- the record -----------------------------------------------------------------------------------
 HEADER: dict[str, Kind] = {"schema": INT, "legacydoc_version": STR, "collected_at": STR, "redacted": BOOL}
 # In legacydoc/areas.py FACT_TABLES order (a test holds the two together).
