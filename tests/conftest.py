@@ -112,3 +112,12 @@ def ctx_factory(tmp_path: Path):
         return make_ctx(tmp_path, path_dirs, env, **kwargs)
 
     return factory
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The field corpus's recall table, when tests/test_tickets.py ran."""
+    import corpus
+
+    for text in corpus.LAST_REPORT:
+        terminalreporter.write_sep("-", "field corpus (fixtures/tickets)")
+        terminalreporter.write_line(text)

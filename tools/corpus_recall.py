@@ -1,0 +1,31 @@
+"""Print legacydoc's recall on the field corpus (fixtures/tickets/), by era, theme and OS.
+
+    python tools/corpus_recall.py            # the table, then every missed case
+    python tools/corpus_recall.py --summary  # the table only
+
+The same scoring as tests/test_tickets.py (tests/corpus.py).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+import corpus  # noqa: E402
+
+from legacydoc.engine import load_rules  # noqa: E402
+
+
+def main(argv: list[str]) -> int:
+    rules = load_rules()
+    text = corpus.report(corpus.run(False, rules), corpus.run(True, rules))
+    if "--summary" in argv:
+        text = text.split("\nmissed with the log")[0]
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
