@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
+import corpus
 import pytest
 
-import corpus
 from legacydoc import facts
 from legacydoc.engine import load_rules
 
