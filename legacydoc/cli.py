@@ -15,7 +15,7 @@ import typer
 
 from legacydoc import __version__
 from legacydoc.errors import UsageError
-from legacydoc.render.registry import BENCH_FORMATS, CHECK_FORMATS, choose, help_text
+from legacydoc.render.registry import BENCH_FORMATS, CHECK_FORMATS, EXPLAIN_FORMATS, choose, help_text
 
 app = typer.Typer(
     name="legacydoc",
@@ -70,6 +70,32 @@ RulesOpt = typer.Option(None, "--rules", metavar="DIR", help="An extra rule pack
 ImportCheckOpt = typer.Option(
     False, "--import-check", help="Also import numpy, theano and pygpu in the target interpreter."
 )
+LogOpt = typer.Option(
+    None, "--log", metavar="FILE",
+    help="The output of the run that failed (a traceback, a compile dump; - for stdin): its messages "
+    "become evidence for the rules.",
+)  # fmt: skip
+
+
+def _with_log(record: dict, log_name: Optional[str], no_redact: bool = False) -> tuple[dict, Optional[str]]:
+    """The record with the log's messages as its ``log`` table (legacydoc.logfile), and the
+    log's text. The log was written on this machine, whatever the record describes, so
+    this machine's identity is taken out of both here; the record's own redaction follows."""
+    if log_name is None:
+        return record, None
+    import os
+
+    from legacydoc.logfile import log_facts, log_text, read_log
+    from legacydoc.redact import for_this_machine
+
+    log = read_log(log_name)
+    here = for_this_machine(os.environ, identity=not no_redact)
+    table = log_facts(log)
+    table["matches"] = [dict(m, text=here.text(str(m.get("text", "")))) for m in table["matches"]]
+    table["source"] = here.text(str(table["source"]))
+    record = dict(record)
+    record["log"] = table
+    return record, here.text(log_text(log))
 
 
 # An hour per command is far beyond any real probe; more would overflow the clocks.
@@ -169,10 +195,12 @@ def check(
     project: Optional[Path] = ProjectOpt,
     timeout: float = TimeoutOpt,
     import_check: bool = ImportCheckOpt,
+    log_file: Optional[str] = LogOpt,
     no_redact: bool = NoRedactOpt,
 ) -> None:
     """Probe (or replay --facts FILE: a facts.toml or a report zip), run the rules, print
-    diagnoses root cause first. Every format is redacted unless --no-redact.
+    diagnoses root cause first; --log FILE adds what the failed run printed as evidence.
+    Every format is redacted unless --no-redact.
 
     Exit code: 0 no error found, 1 errors found (or warnings with --strict), 2 bad usage.
     """
@@ -187,8 +215,11 @@ def check(
         replayed = replay.load(facts_file, with_commands=False)
         record, source = replayed.record, replayed.source
     else:
+        if log_file is not None and log_file != "-":
+            _with_log({}, log_file)  # an unreadable log fails before a probe that takes seconds
         record = probe_machine(python, project, timeout, import_check)
         source = "this machine"
+    record, _text = _with_log(record, log_file, no_redact)
     # Redacted facts in, so every format agrees with the report and with a replay of it.
     redactor = _redactor(record, no_redact)
     result = diagnose(record, rules, redactor, source)
@@ -209,27 +240,94 @@ def report(
     project: Optional[Path] = ProjectOpt,
     timeout: float = TimeoutOpt,
     import_check: bool = ImportCheckOpt,
+    log_file: Optional[str] = LogOpt,
     no_redact: bool = NoRedactOpt,
 ) -> None:
     """Write one zip to attach to a support ticket: report.md, report.json, facts.toml,
-    the raw command outputs and a manifest. Redacted unless --no-redact."""
+    the raw command outputs, the --log (as log.txt) and a manifest. Redacted unless
+    --no-redact."""
     from legacydoc.report import CommandOutput, write_report
     from legacydoc.safe_io import check_writable
 
     check_writable(output, need_read=False)  # refuse before probing
     rules = _load_rules(rules_dirs)
+    log_text: Optional[str] = None
     if facts_file is not None:
         from legacydoc import replay
 
         replayed = replay.load(facts_file)
         record, source = replayed.record, replayed.source
         commands = [CommandOutput.from_saved(meta, body) for meta, body in replayed.commands]
+        log_text = replayed.log_text  # a report rebuilt from a report keeps its log
     else:
-        record, log = probe_with_log(python, project, timeout, import_check)
+        if log_file is not None and log_file != "-":
+            _with_log({}, log_file)  # an unreadable log fails before probing
+        record, probe_log = probe_with_log(python, project, timeout, import_check)
         source = "this machine"
-        commands = [CommandOutput.from_result(r) for r in log.results]
-    written = write_report(output, record, rules, commands, _redactor(record, no_redact), source)
+        commands = [CommandOutput.from_result(r) for r in probe_log.results]
+    record, new_log = _with_log(record, log_file, no_redact)
+    if new_log is not None:
+        log_text = new_log
+    written = write_report(output, record, rules, commands, _redactor(record, no_redact), source, log_text)
     typer.echo(written.summary())
+
+
+@app.command()
+def explain(
+    log_file: Optional[str] = typer.Argument(
+        None, metavar="[FILE|-]", help="The log or traceback to explain; - or nothing reads standard input."
+    ),
+    text: Optional[str] = typer.Option(
+        None, "--text", "-t", metavar="TEXT", help="The error message itself, pasted on the command line."
+    ),
+    facts_file: Optional[Path] = typer.Option(
+        None, "--facts", metavar="FILE",
+        help="A facts record or report zip of the machine that failed: each cause is then confirmed, "
+        "ruled out or left unknown.",
+    ),
+    output_format: str = _format_option(EXPLAIN_FORMATS),
+    rules_dirs: Optional[list[Path]] = RulesOpt,
+    no_redact: bool = NoRedactOpt,
+) -> None:
+    """Explain an error message: what it means, its likely causes in order, the facts that
+    tell them apart, the fix. Reads a file, standard input (- or nothing) or --text;
+    any console encoding (GBK too), wrapped lines, CRLF and colour codes are fine.
+
+    Exit code: 0 a known message was found, 1 none was, 2 the input cannot be read.
+    """
+    import os
+
+    from legacydoc.explain import explain as explain_log
+    from legacydoc.logfile import LogInput, log_facts, read_log
+    from legacydoc.redact import for_this_machine
+
+    chosen = choose(EXPLAIN_FORMATS, output_format)
+    rules = _load_rules(rules_dirs)
+    if text is not None and log_file is not None:
+        raise UsageError("explain: give a FILE or --text, not both")
+    record = None
+    facts_source = ""
+    if facts_file is not None:
+        from legacydoc import replay
+
+        replayed = replay.load(facts_file, with_commands=False)
+        record, facts_source = replayed.record, replayed.source
+    if text is not None:
+        data = text.encode("utf-8", "surrogateescape")
+        log = LogInput(data, "--text", False, len(data))
+    else:
+        if log_file in (None, "-") and sys.stdin.isatty():
+            typer.echo("Paste the error message, then press Ctrl-D (Windows: Ctrl-Z, Enter).", err=True)
+        log = read_log(log_file or "-")
+    redactor = (_redactor(record, no_redact) if record is not None
+                else for_this_machine(os.environ, identity=not no_redact))
+    result = explain_log(log_facts(log), rules, record, facts_source)
+    out = chosen.render(result, redactor)
+    if record is not None:  # the record's identity is out; the log may also hold this machine's
+        here = for_this_machine(os.environ, identity=not no_redact)
+        out = here.json_text(out) if chosen.redaction == "json" else here.text(out)
+    typer.echo(out, nl=False)
+    raise typer.Exit(result.exit_code())
 
 
 rules_app = typer.Typer(help="List the rules, or explain one.", no_args_is_help=False, invoke_without_command=True)

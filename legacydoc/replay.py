@@ -16,7 +16,7 @@ import zipfile
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 from legacydoc import facts as facts_module
 from legacydoc.errors import UsageError
@@ -44,6 +44,7 @@ class Replayed:
     kind: str  # "facts" or "report"
     commands: list[tuple[dict[str, Any], str]] = field(default_factory=list)  # (index entry, file text)
     manifest: dict[str, Any] = field(default_factory=dict)
+    log_text: Optional[str] = None  # a report's log.txt (report --log)
 
     @property
     def source(self) -> str:
@@ -214,7 +215,11 @@ def _load_zip(path: Path, with_commands: bool = True) -> Replayed:
             except (ValueError, RecursionError):
                 manifest = {}
         commands = _commands(safe, prefix) if with_commands else []
-        return Replayed(record=record, path=path, kind="report", commands=commands, manifest=manifest)
+        log_text = None
+        if with_commands and prefix + "log.txt" in safe.members:
+            log_text = safe.read_text(prefix + "log.txt")
+        return Replayed(record=record, path=path, kind="report", commands=commands, manifest=manifest,
+                        log_text=log_text)
     finally:
         safe.close()
 

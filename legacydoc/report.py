@@ -45,6 +45,7 @@ CONTENTS_TEXT = {
     "report.json": "the same check for machines (as check --format json)",
     "facts.toml": "the facts record; replay with: legacydoc check --facts {zip}",
     "commands/": "{n} raw command output{s} with argv, exit code and duration",
+    "log.txt": "the log given with --log (redacted); its recognised messages are in facts.toml [log]",
     "manifest.json": "legacydoc version, facts schema, redaction, contents",
 }
 
@@ -205,6 +206,7 @@ def build_members(
     redactor: Redactor,
     source: str,
     zip_name: str,
+    log_text: Optional[str] = None,
 ) -> tuple[dict[str, bytes], Any, list[tuple[str, str]]]:
     """Every file of the zip, redacted, as bytes; plus the check result and contents."""
     from legacydoc.diagnose import diagnose
@@ -227,10 +229,14 @@ def build_members(
         index.append(command.meta(name))
     if index:
         members["commands/index.json"] = json.dumps(index, indent=2, ensure_ascii=False) + "\n"
+    if log_text is not None:
+        members["log.txt"] = redactor.text(log_text)
     contents = [(name, CONTENTS_TEXT[name].format(zip=zip_name)) for name in ("report.md", "report.json", "facts.toml")]
     if index:
         contents.append(("commands/", CONTENTS_TEXT["commands/"].format(
             n=len(index), s="" if len(index) == 1 else "s")))
+    if log_text is not None:
+        contents.append(("log.txt", CONTENTS_TEXT["log.txt"]))
     contents.append(("manifest.json", CONTENTS_TEXT["manifest.json"]))
     encoded = {name: text.encode("utf-8") for name, text in members.items()}
     manifest = {
@@ -279,9 +285,10 @@ def write_report(
     commands: Sequence[CommandOutput],
     redactor: Redactor,
     source: str,
+    log_text: Optional[str] = None,
 ) -> WrittenReport:
     target = Path(target)
-    members, result, contents = build_members(record, rules, commands, redactor, source, target.name)
+    members, result, contents = build_members(record, rules, commands, redactor, source, target.name, log_text)
     size = write_zip(target, members)
     return WrittenReport(
         path=target.resolve(),

@@ -44,6 +44,16 @@ CHECK_FORMATS: dict[str, Format] = {
     )
 }
 
+EXPLAIN_FORMATS: dict[str, Format] = {
+    f.name: f
+    for f in (
+        Format("text", "each message: meaning, causes, what tells them apart, fix", "text",
+               "legacydoc.render.explain:render_text"),
+        Format("json", "the same as one JSON object", "json", "legacydoc.render.explain:render_json"),
+        Format("markdown", "ready to paste into a ticket", "text", "legacydoc.render.explain:render_markdown"),
+    )
+}
+
 BENCH_FORMATS: dict[str, Format] = {
     f.name: f
     for f in (

@@ -1,0 +1,220 @@
+"""`legacydoc explain`, `check --log` and `report --log`, through the real command line.
+
+The messages are real: each catalogue entry's example is quoted from the public report it
+names, and the field corpus's logs are what reporters posted (fixtures/tickets/*/log.txt).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import corpus
+import pytest
+
+from conftest import REPO
+from legacydoc import logscan
+from legacydoc.engine import load_rules
+from legacydoc.explain import CONFIRMED, RULED_OUT, UNKNOWN, explain
+from legacydoc.messages import catalogue
+
+TICKETS = REPO / "fixtures" / "tickets"
+
+
+def cli(*args: str, stdin: bytes = b"", env: dict | None = None, cwd: Path = REPO) -> subprocess.CompletedProcess:
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    full_env["PYTHONPATH"] = str(REPO) + os.pathsep + full_env.get("PYTHONPATH", "")
+    return subprocess.run([sys.executable, "-m", "legacydoc", *args], input=stdin, cwd=str(cwd), env=full_env,
+                          capture_output=True, timeout=120)
+
+
+def ids_of(output: bytes) -> list[str]:
+    return [m["id"] for m in json.loads(output)["messages"]]
+
+
+# --- explain: what is found, and how it is said -------------------------------------------------
+
+
+def test_every_catalogue_example_is_explained() -> None:
+    """Each message's own (real) example is recognised as that message, in-process."""
+    rules = load_rules()
+    for message in catalogue():
+        table = logscan.log_table(message.example.encode("utf-8"), source="example")
+        result = explain(table, rules)
+        assert message.id in [f.message.id for f in result.found], message.id
+        assert result.exit_code() == 0
+
+
+def test_a_real_log_from_a_file_names_causes_and_what_settles_them() -> None:
+    log = TICKETS / "gh-libgpuarray-213" / "log.txt"
+    proc = cli("explain", str(log))
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.decode()
+    assert "theano-gpuarray-wrong-major-api-version" in out
+    assert "likely causes, most likely first" in out and "fix:" in out
+    # No facts: nothing is claimed about the machine; the check that settles it is named.
+    assert "cannot tell these causes apart" in out and "legacydoc check --log" in out
+    assert "LD116 pygpu-version-mismatch: unknown" in out
+
+
+def test_stdin_dash_and_pasted_text_and_formats() -> None:
+    text = b"ERROR (theano.gpuarray): Could not initialize pygpu, support disabled\n"
+    for args, stdin in ((("explain",), text), (("explain", "-"), text),
+                        (("explain", "--text", text.decode()), b"")):
+        proc = cli(*args, "--format", "json", stdin=stdin)
+        assert proc.returncode == 0, (args, proc.stderr)
+        assert ids_of(proc.stdout) == ["theano-gpuarray-could-not-init-pygpu"]
+    markdown = cli("explain", "--format", "markdown", stdin=text)
+    assert markdown.stdout.decode().startswith("# legacydoc explain")
+
+
+def test_exit_codes_nothing_known_and_unreadable(tmp_path: Path) -> None:
+    plain = tmp_path / "ok.log"
+    plain.write_text("epoch 1 loss 0.3\nepoch 2 loss 0.2\n")
+    nothing = cli("explain", str(plain))
+    assert nothing.returncode == 1 and b"None of the" in nothing.stdout
+    for bad in (tmp_path / "missing.log", tmp_path):
+        proc = cli("explain", str(bad))
+        assert proc.returncode == 2
+        assert proc.stderr.decode().count("\n") == 1 and str(bad) in proc.stderr.decode()
+    both = cli("explain", str(plain), "--text", "x")
+    assert both.returncode == 2
+    bad_format = cli("explain", "--format", "yaml", stdin=b"x")
+    assert bad_format.returncode == 2 and b"--format" in bad_format.stderr
+
+
+@pytest.mark.parametrize("case", ["gh-libgpuarray-213", "gh-theano-5776", "gh-dl-docker-8", "gh-theano-3551"])
+def test_console_mangling_still_matches(case: str) -> None:
+    """CRLF, ANSI colour, lines wrapped at 80 columns, GBK bytes and a cut-off tail: the
+    messages found in the clean log are still found."""
+    raw = (TICKETS / case / "log.txt").read_bytes()
+    text = raw.decode("utf-8", "replace")
+    expected = set(logscan.log_table(raw, source="x")["ids"])
+    assert expected
+    wrapped = "\n".join(line[i:i + 80] for line in text.split("\n") for i in range(0, max(len(line), 1), 80))
+    variants = {
+        "crlf": text.replace("\n", "\r\n").encode("utf-8"),
+        "ansi": "".join("\x1b[31m%s\x1b[0m\n" % line for line in text.split("\n")).encode("utf-8"),
+        "wrapped": wrapped.encode("utf-8"),
+        "gbk": ("错误信息如下：\n" + text).encode("gbk", "replace"),
+        "bom": b"\xef\xbb\xbf" + raw,
+    }
+    for name, data in variants.items():
+        found = set(logscan.log_table(data, source=name)["ids"])
+        assert expected <= found, (name, expected - found)
+    # A paste that stops mid-log keeps what came before the cut.
+    first = logscan.log_table(raw, source="x")["matches"][0]
+    cut = "\n".join(text.split("\n")[: first["line"]]).encode("utf-8")
+    assert first["id"] in logscan.log_table(cut, source="cut")["ids"]
+
+
+def test_a_gbk_console_log_is_decoded_and_explained(tmp_path: Path) -> None:
+    log = tmp_path / "cmd.log"
+    log.write_bytes("C:\\Users\\张三>python train.py\n".encode("gbk")
+                    + b"ERROR (theano.sandbox.cuda): Failed to compile cuda_ndarray.cu: 'utf-8' codec can't decode"
+                      b" byte 0xbb in position 0: invalid start byte\n")
+    proc = cli("explain", str(log), "--format", "json")
+    data = json.loads(proc.stdout)
+    assert data["encoding"] == "gbk"
+    assert "compile-output-utf8-decode" in ids_of(proc.stdout)
+    decode = next(m for m in data["messages"] if m["id"] == "compile-output-utf8-decode")
+    assert decode["causes"][0]["rules"][0]["id"] == "LD413"
+
+
+def test_a_long_log_keeps_its_start_and_its_end(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    with log.open("wb") as handle:
+        handle.write(b"WARNING (theano.tensor.blas): Using NumPy C-API based implementation for BLAS functions.\n")
+        for n in range(200_000):
+            handle.write(b"epoch %d: loss 0.123456789 accuracy 0.98765\n" % n)
+        handle.write(b"RuntimeError: cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY: out of memory\n")
+    assert log.stat().st_size > logscan.MAX_LOG_BYTES
+    data = json.loads(cli("explain", str(log), "--format", "json").stdout)
+    assert data["truncated"] is True
+    found = [m["id"] for m in data["messages"]]
+    assert "theano-blas-numpy-c-api-fallback" in found and "pygpu-cumemalloc-out-of-memory" in found
+
+
+def test_output_is_redacted(tmp_path: Path) -> None:
+    home = tmp_path / "home" / "alice"
+    home.mkdir(parents=True)
+    text = "File \"%s/project/train.py\", line 3\nERROR (theano.gpuarray): Could not initialize pygpu, support disabled\n"
+    log = home / "run.log"
+    log.write_text(text % home)
+    proc = cli("explain", str(log), env={"HOME": str(home), "USER": "alice"})
+    assert proc.returncode == 0
+    assert str(home) not in proc.stdout.decode() and "<home>" in proc.stdout.decode()
+
+
+def test_with_facts_each_cause_is_confirmed_ruled_out_or_unknown() -> None:
+    rules = load_rules()
+    case = TICKETS / "gh-3d-r2n2-45"
+    table = logscan.log_table((case / "log.txt").read_bytes(), source="log.txt")
+    from legacydoc import facts
+
+    statuses = {r.id: r.status for f in explain(table, rules, facts.load(case / "facts.toml")).found
+                for c in f.causes for r in c.rules}
+    assert statuses["LD116"] == CONFIRMED  # Theano 0.8.0 with pygpu 0.7.6
+    theano_105 = {"packages": {"found": ["theano", "pygpu"], "theano": {"name": "Theano", "version": "1.0.5"},
+                               "pygpu": {"name": "pygpu", "version": "0.7.6"}}}
+    statuses = {r.id: r.status for f in explain(table, rules, theano_105).found for c in f.causes for r in c.rules}
+    assert statuses["LD116"] == RULED_OUT
+    assert statuses["LD200"] == UNKNOWN  # nvidia-smi never ran
+    proc = cli("explain", str(case / "log.txt"), "--facts", str(case / "facts.toml"))
+    assert proc.returncode == 0 and b"Confirmed by the facts: LD116" in proc.stdout
+
+
+# --- check --log and report --log --------------------------------------------------------------
+
+
+def _top(*args: str) -> list[str]:
+    proc = cli("check", *args, "--format", "json")
+    assert proc.returncode in (0, 1), proc.stderr
+    return [d["id"] for d in json.loads(proc.stdout)["diagnoses"] if d["severity"] in ("error", "warning")][:3]
+
+
+def test_check_log_changes_the_diagnosis_on_ten_real_cases() -> None:
+    """Through the CLI: cases where the log, not the facts, decides the root cause."""
+    rules = load_rules()
+    decided = [b.case for a, b in zip(corpus.run(False, rules), corpus.run(True, rules)) if b.found and not a.found]
+    assert len(decided) >= 10
+    for case in decided[:10]:
+        facts_file = str(case.folder / "facts.toml")
+        without, with_log = _top("--facts", facts_file), _top("--facts", facts_file, "--log", str(case.log))
+        assert without != with_log, case.id
+        assert set(case.root_cause) & set(with_log), (case.id, with_log)
+        assert not set(case.root_cause) & set(without), (case.id, without)
+
+
+def test_check_refuses_an_unreadable_log_in_one_line(tmp_path: Path) -> None:
+    proc = cli("check", "--facts", str(TICKETS / "gh-sdae-4" / "facts.toml"), "--log", str(tmp_path / "nope.log"))
+    assert proc.returncode == 2
+    assert proc.stderr.decode().count("\n") == 1 and "nope.log" in proc.stderr.decode()
+
+
+def test_report_keeps_the_log_redacted_and_a_replay_keeps_it(tmp_path: Path) -> None:
+    case = TICKETS / "gh-sdae-4"
+    home = tmp_path / "home" / "bob"
+    home.mkdir(parents=True)
+    log = tmp_path / "run.log"
+    log.write_text("cd %s/work\n" % home + (case / "log.txt").read_text(encoding="utf-8"))
+    out = tmp_path / "r.zip"
+    env = {"HOME": str(home), "USER": "bob"}
+    proc = cli("report", "--facts", str(case / "facts.toml"), "--log", str(log), "-o", str(out), env=env)
+    assert proc.returncode == 0, proc.stderr
+    with zipfile.ZipFile(out) as z:
+        kept = z.read("log.txt").decode()
+        facts_text = z.read("facts.toml").decode()
+    assert str(home) not in kept and "<home>" in kept
+    assert "theano-old-gpu-backend-removed" in facts_text
+    # The zip replays to the same diagnosis, and a report rebuilt from it keeps the log.
+    assert _top("--facts", str(out)) == _top("--facts", str(case / "facts.toml"), "--log", str(log))
+    again = tmp_path / "again.zip"
+    assert cli("report", "--facts", str(out), "-o", str(again), env=env).returncode == 0
+    with zipfile.ZipFile(again) as z:
+        assert z.read("log.txt").decode() == kept
