@@ -72,6 +72,7 @@ DERIVED: dict[str, str] = {
     "cudnn.built_for_nvcc": "nvcc's CUDA is among them",
     "cudnn.found": "a cuDNN header or library was found",
     "gxx.found": "a g++ Theano would use was found",
+    "theano.backend_known": "the back-end is known (the device setting was read)",
     "theano.device_gpu": "what device=gpu* does in the installed release (theano_eras: old-backend, "
                          "old-backend-deprecated-warning, error)",
     "theano.old_backend": "the old CUDA back-end in that release: main, deprecated or removed",
@@ -366,7 +367,8 @@ def pygpu_facts(
             out["rejects_cuda_major_gt_9"] = row["rejects_cuda_major_gt_9"]
     required = (release or {}).get("pygpu") or _era_pygpu_spec(era)
     if required:
-        out["required"] = required
+        # The 0.8 era's check wants an unreleased snapshot: say so instead of ">=1000".
+        out["required"] = required if required != ">=1000" else "a 2015-2016 libgpuarray snapshot (API -10000)"
         if version:
             parsed = parse_version(version)
             from legacydoc.versions import parse_specifier
@@ -512,13 +514,13 @@ def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[
         # The default only stands when every config file was read: a record that never
         # listed them (a ticket, a partial replay) may have a .theanorc saying otherwise.
         device = None
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {"backend_known": False}
     if isinstance(device, str):
         out["device"] = device
         out["wants_gpu"] = device.startswith(("cuda", "opencl", "gpu"))
         which = readiness.backend(device, theano_version)
         if which:
-            out["backend"] = which
+            out["backend"], out["backend_known"] = which, True
         index = device[4:] if device.startswith("cuda") else device[3:] if device.startswith("gpu") else ""
         number = small_int(index)
         if number is not None:

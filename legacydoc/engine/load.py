@@ -42,8 +42,8 @@ RULE_KEYS = frozenset({
 REQUIRED_KEYS = ("id", "name", "area", "layer", "severity", "title", "why", "fix", "applies")
 # The back-ends a rule may name in `applies`: Theano's old CUDA back-end (device=gpu*,
 # theano.sandbox.cuda, 0.7-0.9), the gpuarray one (device=cuda*/opencl*, pygpu, 0.9-1.0.5
-# and Theano-PyMC), and the CPU.
-BACKENDS = ("old", "gpuarray", "cpu")
+# and Theano-PyMC), the CPU, and "unknown": the device setting was not read.
+BACKENDS = ("old", "gpuarray", "cpu", "unknown")
 FACT_OPERATORS = frozenset({
     "exists", "equals", "not_equals", "in", "not_in", "matches", "version", "lt", "le", "gt", "ge",
     "contains", "not_contains", "empty",
@@ -169,8 +169,15 @@ def applies_condition(value: Any, source: str, rule_id: str) -> tuple[list[dict[
     if backend != "any":
         if (not isinstance(backend, list) or not backend or not all(b in BACKENDS for b in backend)):
             raise _fail(source, rule_id, "applies.backend: 'any' or a list of %s" % ", ".join(BACKENDS))
-        cond.append({"fact": "derived.theano.backend", "in": list(backend)})
-        words.append("the %s back-end%s" % (" or ".join(backend), "s" if len(backend) > 1 else ""))
+        known = [b for b in backend if b != "unknown"]
+        # "unknown": also when the device is not known (a fact about the installation that
+        # matters once the GPU is configured), but never on a known other back-end.
+        which: dict[str, Any] = {"fact": "derived.theano.backend", "in": known}
+        if "unknown" in backend:
+            which = {"any": [which, {"fact": "derived.theano.backend_known", "equals": False}]}
+        cond.append(which)
+        words.append("the %s back-end%s%s" % (" or ".join(known), "s" if len(known) > 1 else "",
+                                                " or an unknown device" if "unknown" in backend else ""))
     else:
         words.append("any back-end")
     return cond, ", ".join(words)

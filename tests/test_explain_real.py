@@ -1,0 +1,69 @@
+"""`legacydoc explain` on what real Theano prints (tests/data/real_logs/, recorded from the
+cached legacy venvs; see its README). The fast tests read the recordings; the legacy ones
+run Theano again and check that it still prints the same messages."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import DATA
+from legacy_envs import legacy_venv
+from legacydoc import logscan
+from legacydoc.engine import load_rules
+from legacydoc.explain import explain
+
+REAL = DATA / "real_logs"
+THEANO_105 = ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.5"])
+THEANO_105_NUMPY_124 = ("3.8", ["numpy==1.24.4", "scipy==1.10.1", "Theano==1.0.5"])
+THEANO_090 = ("3.6", ["numpy==1.13.3", "scipy==1.0.1", "Theano==0.9.0"])
+
+# recording -> (venv, THEANO_FLAGS, the message it must be recognised as, the rule it points at)
+CASES = {
+    "theano105-device-gpu": (THEANO_105, "device=gpu", "theano-old-gpu-backend-removed", "LD516"),
+    "theano105-device-cuda-no-pygpu": (THEANO_105, "device=cuda", "theano-gpuarray-pygpu-not-imported", "LD115"),
+    "theano105-numpy124": (THEANO_105_NUMPY_124, "", "numpy-no-attribute-bool", "LD106"),
+    "theano090-device-gpu-no-nvcc": (THEANO_090, "device=gpu", "theano-cuda-nvcc-not-found", "LD312"),
+    "theano105-floatx-invalid": (THEANO_105, "floatX=float33", "theano-config-enum-invalid", "LD513"),
+    "theano105-unknown-flag": (THEANO_105, "foo.bar=1", "theano-config-unknown-flag", "LD510"),
+    "theano105-cxx-missing": (THEANO_105, "cxx=/nonexistent/g++", "theano-cxx-not-found-at-compile", "LD401"),
+}
+RUN_PY = "import theano, theano.tensor as T\nx = T.vector()\nf = theano.function([x], x * 2)\nprint(f([1.0, 2.0]))\n"
+
+
+def _explained(data: bytes) -> dict[str, set[str]]:
+    """message id -> every rule it names (its own and its causes')."""
+    result = explain(logscan.log_table(data, source="real"), load_rules())
+    return {f.message.id: set(f.message.rules) | {r.id for c in f.causes for r in c.rules} for f in result.found}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_a_recorded_real_run_is_explained(name: str) -> None:
+    _venv, _flags, message, rule = CASES[name]
+    found = _explained((REAL / (name + ".txt")).read_bytes())
+    assert message in found, sorted(found)
+    assert rule in found[message], (message, sorted(found[message]))
+
+
+@pytest.mark.legacy
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_real_theano_still_prints_what_was_recorded(name: str, tmp_path: Path) -> None:
+    (version, packages), flags, message, _rule = CASES[name]
+    python = legacy_venv(version, packages)
+    (tmp_path / "run.py").write_text(RUN_PY)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("THEANO", "PYTHON"))}
+    env.update(HOME=str(tmp_path), THEANO_FLAGS="", PATH="/usr/bin:/bin")
+    if "cxx=" in flags:
+        # Recorded with a warm compile cache: with a cold one, the first thing to fail is
+        # Theano's own lazylinker module instead.
+        subprocess.run([str(python), "run.py"], cwd=str(tmp_path), env=env, capture_output=True, timeout=600)
+    env["THEANO_FLAGS"] = flags
+    proc = subprocess.run([str(python), "run.py"], cwd=str(tmp_path), env=env, capture_output=True, timeout=600)
+    live = _explained(proc.stdout + proc.stderr)
+    recorded = _explained((REAL / (name + ".txt")).read_bytes())
+    assert message in live, sorted(live)
+    assert set(live) == set(recorded), (sorted(live), sorted(recorded))
