@@ -72,6 +72,7 @@ DERIVED: dict[str, str] = {
     "cudnn.built_for_nvcc": "nvcc's CUDA is among them",
     "cudnn.found": "a cuDNN header or library was found",
     "gxx.found": "a g++ Theano would use was found",
+    "theano.visible_gpus": "GPUs a CUDA program sees (gpu.count, narrowed by CUDA_VISIBLE_DEVICES)",
     "theano.backend_known": "the back-end is known (the device setting was read)",
     "theano.device_gpu": "what device=gpu* does in the installed release (theano_eras: old-backend, "
                          "old-backend-deprecated-warning, error)",
@@ -498,6 +499,30 @@ def cache_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
     return {"foreign_dirs": foreign, "stale_locks": stale}
 
 
+def visible_gpus(facts: Mapping[str, Any]) -> Optional[int]:
+    """How many GPUs a CUDA program sees: CUDA_VISIBLE_DEVICES (when recorded) renumbers
+    and hides them, so device=cuda1 with CUDA_VISIBLE_DEVICES=1 asks for a second GPU that
+    the process does not have."""
+    count = get(facts, "gpu.count")
+    if not isinstance(count, int) or isinstance(count, bool):
+        return None
+    variables = get(facts, "env.variables")
+    if not isinstance(variables, Mapping) or "CUDA_VISIBLE_DEVICES" not in variables:
+        return count
+    listed = [p for p in str(variables["CUDA_VISIBLE_DEVICES"]).split(",") if p.strip()]
+    # The runtime stops at the first entry that names no device (e.g. -1).
+    seen = 0
+    for entry in listed:
+        entry = entry.strip()
+        index = small_int(entry)
+        if index is None and not entry.startswith(("GPU-", "MIG-")):
+            break
+        if index is not None and not 0 <= index < count:
+            break
+        seen += 1
+    return min(seen, count)
+
+
 def config_files_read(facts: Mapping[str, Any]) -> bool:
     """Every config file Theano would read was listed, and each one that exists was read."""
     files = get(facts, "theano_config.files")
@@ -525,8 +550,9 @@ def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[
         number = small_int(index)
         if number is not None:
             out["device_index"] = number
-            count = get(facts, "gpu.count")
-            if isinstance(count, int) and not isinstance(count, bool):
+            count = visible_gpus(facts)
+            if count is not None:
+                out["visible_gpus"] = count
                 out["device_exists"] = number < count
     decision = readiness.gpu_decision(facts, device, theano_version, blockers=blockers)
     out["runs_on"] = decision.runs_on

@@ -172,3 +172,15 @@ def test_derive_on_an_empty_record_does_not_guess() -> None:
     assert "gpu" not in out and "pygpu" not in out  # not probed: unknown, not "unusable"
     assert out["theano"]["runs_on"] == "unknown"
     assert "driver" not in out and "nvcc" not in out
+
+
+def test_cuda_visible_devices_narrows_and_renumbers_the_gpus() -> None:
+    def visible(value: str | None) -> int | None:
+        env = {} if value is None else {"CUDA_VISIBLE_DEVICES": value}
+        return derive.visible_gpus({"gpu": {"count": 2}, "env": {"variables": env}})
+
+    assert visible(None) == 2
+    assert visible("1") == 1 and visible("0,1") == 2
+    assert visible("") == 0 and visible("-1") == 0
+    assert visible("0,5,1") == 1  # the runtime stops at the first invalid entry
+    assert derive.visible_gpus({"env": {"variables": {"CUDA_VISIBLE_DEVICES": "0"}}}) is None  # no GPU count

@@ -561,3 +561,23 @@ def test_claims_from_record_and_installed_files():
     assert target_script.claims_from_lines(record, False) == {"theano", "six"}
     installed = ["../theano/__init__.py", "PKG-INFO", "../../../../bin/x", "../keras\\models.py"]
     assert target_script.claims_from_lines(installed, True) == {"theano", "keras"}
+
+
+def test_conda_packages_name_version_build_and_channel(tmp_path: Path) -> None:
+    meta = tmp_path / "conda-meta"
+    meta.mkdir()
+    # Shapes written by conda 4.3 (schannel) and by conda 4.6+ (channel URL).
+    (meta / "cudnn-7.6.5-cuda10.2_0.json").write_text(
+        json.dumps({"name": "cudnn", "channel": "https://repo.anaconda.com/pkgs/main/linux-64"}))
+    (meta / "pygpu-0.7.6-py36h035aef0_0.json").write_text(
+        json.dumps({"name": "pygpu", "channel": "https://conda.anaconda.org/conda-forge/linux-64"}))
+    (meta / "theano-1.0.3-py36_0.json").write_text(json.dumps({"name": "theano", "schannel": "defaults"}))
+    (meta / "numpy-1.16.0-py36_0.json").write_text("{not json")
+    (meta / "zlib-1.2.11-0.json").write_text("{}")  # not a package that matters here
+    out = target_script.conda_packages(str(tmp_path))
+    assert out == {
+        "cudnn": {"version": "7.6.5", "build": "cuda10.2_0", "channel": "pkgs/main"},
+        "pygpu": {"version": "0.7.6", "build": "py36h035aef0_0", "channel": "conda-forge"},
+        "theano": {"version": "1.0.3", "build": "py36_0", "channel": "defaults"},
+        "numpy": {"version": "1.16.0", "build": "py36_0"},
+    }

@@ -13,7 +13,7 @@ DERIVED = Table({
         "flavour": STR, "version": STR, "both_installed": BOOL, "python_ok": BOOL, "python_verdict": STR,
         "python_range": STR, "release_known": BOOL, "failures": list_of(STR), "device": STR, "wants_gpu": BOOL,
         "backend": STR, "device_index": INT, "device_exists": BOOL, "runs_on": STR, "cpu_reasons": list_of(STR),
-        "unknown_reasons": list_of(STR), "backend_known": BOOL, "device_gpu": STR, "old_backend": STR, "cudnn_min": INT,
+        "unknown_reasons": list_of(STR), "backend_known": BOOL, "visible_gpus": INT, "device_gpu": STR, "old_backend": STR, "cudnn_min": INT,
         "cudnn_warn_from": INT, "lib_cnmem": BOOL, "hypot_fix": BOOL, "numpy_min": STR, "numpy_too_old": BOOL,
         "preallocate_fraction": NUMBER,
     }),

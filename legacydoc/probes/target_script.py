@@ -367,16 +367,52 @@ def numpy_build_info(numpy_dir):
     return out
 
 
+CONDA_SUBDIRS = ("noarch", "linux-64", "linux-32", "linux-aarch64", "linux-ppc64le", "win-64", "win-32",
+                 "osx-64", "osx-arm64")
+
+
+def conda_channel(meta):
+    # "schannel" (older conda) is the short name; "channel" a URL such as
+    # https://conda.anaconda.org/conda-forge/linux-64 or https://repo.anaconda.com/pkgs/main/win-64.
+    short = meta.get("schannel")
+    if isinstance(short, str) and short:
+        return short
+    url = meta.get("channel")
+    if not isinstance(url, str) or not url:
+        return None
+    path = re.sub(r"^[a-z][a-z0-9+.-]*://[^/]*", "", url).strip("/").split("/")
+    if path and path[-1] in CONDA_SUBDIRS:
+        path = path[:-1]
+    return "/".join(path) or None
+
+
 def conda_packages(prefix):
-    # conda-meta/<name>-<version>-<build>.json: name, version and build from the name.
+    # conda-meta/<name>-<version>-<build>.json: name, version and build from the name; the
+    # channel from the file (read only when small: some list thousands of files).
     out = {}
-    for filename in listdir(os.path.join(prefix, "conda-meta")):
+    meta_dir = os.path.join(prefix, "conda-meta")
+    for filename in listdir(meta_dir):
         if not filename.endswith(".json"):
             continue
         parts = filename[:-5].rsplit("-", 2)
         if len(parts) != 3 or parts[0] not in CONDA_MATTERS:
             continue
-        out[parts[0]] = {"version": parts[1], "build": parts[2]}
+        entry = {"version": parts[1], "build": parts[2]}
+        path = os.path.join(meta_dir, filename)
+        try:
+            small = os.path.isfile(path) and os.path.getsize(path) <= MAX_READ
+        except OSError:
+            small = False
+        content = read_text(path) if small else None
+        if content:
+            try:
+                meta = json.loads(content)
+            except ValueError:
+                meta = None
+            channel = conda_channel(meta) if isinstance(meta, dict) else None
+            if channel:
+                entry["channel"] = channel
+        out[parts[0]] = entry
     return out
 
 
