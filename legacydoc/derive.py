@@ -91,6 +91,7 @@ DERIVED: dict[str, str] = {
     "msvc.supported_by_nvcc": "that _MSC_VER is inside the range nvcc's host_config.h accepts",
     "msvc.nvcc_msc_min": "the lowest _MSC_VER that nvcc accepts",
     "msvc.nvcc_msc_max": "the highest _MSC_VER that nvcc accepts",
+    "pygpu.would_fail": "pygpu's version unknown: the libgpuarray releases that would fail here",
     "pygpu.api": "GPUARRAY_API_VERSION of that pygpu release (libgpuarray_releases)",
     "pygpu.rejects_cuda_major_gt_9": "that release refuses a driver reporting CUDA 10 or newer",
     "gxx.count": "how many distinct g++ toolchains",
@@ -355,10 +356,40 @@ def msvc_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any]:
     return out
 
 
+BLACKLIST_DRIVER = "373.06"  # libgpuarray 0.6.1 refuses newer drivers (off macOS)
+
+
+def pygpu_would_fail(
+    required: Optional[str], driver_max: Optional[str], driver: Any, os_family: str
+) -> list[str]:
+    """With pygpu's version unknown: the libgpuarray releases that would fail here, from
+    Theano's accepted range, the driver's CUDA level and 0.6.1's driver blacklist."""
+    from legacydoc.versions import parse_specifier
+
+    spec = parse_specifier(required) if required else None
+    max_cuda = parse_version(driver_max)
+    new_driver = knowledge.driver_key(driver)
+    failing = []
+    for row in knowledge.default().libgpuarray_releases():
+        version = parse_version(row["version"])
+        if version is None:
+            continue
+        if ((spec is not None and not spec.contains(version, prereleases=True))
+                or (max_cuda is not None and max_cuda.release[0] >= 10 and row["rejects_cuda_major_gt_9"])
+                or (str(row["version"]) == "0.6.1" and os_family != "darwin" and new_driver is not None
+                    and new_driver > (knowledge.driver_key(BLACKLIST_DRIVER) or ()))):
+            failing.append(str(row["version"]))
+    return failing
+
+
 def pygpu_facts(
-    facts: Mapping[str, Any], release: Optional[Mapping[str, Any]], era: Optional[Mapping[str, Any]] = None
+    facts: Mapping[str, Any],
+    release: Optional[Mapping[str, Any]],
+    era: Optional[Mapping[str, Any]] = None,
+    driver_max: Optional[str] = None,
+    os_family: str = "linux",
 ) -> dict[str, Any]:
-    version = _dist(facts, "pygpu").get("version")
+    version = _dist(facts, "pygpu").get("version") or get(facts, "packages.conda.pygpu.version")
     out: dict[str, Any] = {}
     if version:
         out["version"] = version
@@ -377,6 +408,11 @@ def pygpu_facts(
             spec = parse_specifier(required)
             if parsed is not None and spec is not None:
                 out["ok_for_theano"] = spec.contains(parsed, prereleases=True)
+    installed = bool(_dist(facts, "pygpu")) or isinstance(get(facts, "packages.conda.pygpu"), Mapping)
+    if installed and not version:
+        failing = pygpu_would_fail(required, driver_max, get(facts, "gpu.driver_version"), os_family)
+        if failing:
+            out["would_fail"] = failing
     return out
 
 
@@ -637,7 +673,7 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     d.update(_flat("cudnn", cudnn_facts(facts, nvcc.get("version"))))
     d.update(_flat("gxx", compiler_facts(facts, nvcc.get("max_gcc"))))
     d.update(_flat("msvc", msvc_facts(facts, nvcc.get("version"))))
-    d.update(_flat("pygpu", pygpu_facts(facts, release, era)))
+    d.update(_flat("pygpu", pygpu_facts(facts, release, era, driver.get("max_cuda"), os_family)))
     blockers = (("libgpuarray cannot load an NVRTC library it asks for",)
                 if d.get("libgpuarray.nvrtc_found") is False else ())
     d.update(_flat("theano", device_facts(facts, theano.get("version"), blockers)))

@@ -428,6 +428,10 @@ class Knowledge:
                 best = (row_version, row)
         return dict(best[1]) if best else None
 
+    def libgpuarray_releases(self) -> list[dict[str, Any]]:
+        """Every libgpuarray release row, oldest first."""
+        return [dict(r) for r in self._rows("libgpuarray_releases", "release")]
+
     def libgpuarray_release(self, version: Any) -> Optional[dict[str, Any]]:
         """The libgpuarray_releases row for this pygpu/libgpuarray version (local and dev
         parts ignored: 0.7.2+23.gace45c6 is read as 0.7.2)."""
