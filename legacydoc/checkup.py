@@ -11,7 +11,8 @@ from typing import Any, Mapping, Sequence
 from legacydoc import __version__
 from legacydoc.areas import AREAS
 from legacydoc.engine import Diagnosis, Rule, evaluate
-from legacydoc.facts import SCHEMA
+from legacydoc.engine.evaluation import unknown_rules
+from legacydoc.facts import SCHEMA, get
 
 STATUS_ORDER = ("error", "warning", "unknown", "ok")
 
@@ -20,15 +21,18 @@ STATUS_ORDER = ("error", "warning", "unknown", "ok")
 class AreaStatus:
     name: str
     title: str
-    status: str  # ok | warning | error | unknown (its probe failed)
-    checked: int  # how many rules looked at this area
+    status: str  # ok | warning | error | unknown (not probed, not in the record, failed or timed out)
+    checked: int  # how many rules could decide about this area
     problems: int
-    note: str = ""
+    note: str = ""  # why it is unknown
+    undecided: dict[str, list[str]] = field(default_factory=dict)  # rule id -> the facts it lacked
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "status": self.status, "checked": self.checked}
         if self.note:
             out["note"] = self.note
+        if self.undecided:
+            out["undecided"] = {rule: list(missing) for rule, missing in self.undecided.items()}
         return out
 
 
@@ -82,6 +86,9 @@ class CheckResult:
         theano = (self.facts.get("derived") or {}).get("theano") or {}
         where = theano.get("runs_on", "cpu")
         reasons = "; ".join(theano.get("cpu_reasons", []))
+        if where == "unknown":
+            missing = "; ".join(theano.get("unknown_reasons", [])) or "the facts it depends on were not recorded"
+            return "Where Theano would run is unknown: not recorded: %s." % missing
         if theano.get("flavour", "none") == "none":
             return "Theano is not installed in the target Python; with it, it would run on the %s%s." % (
                 where.upper(),
@@ -98,7 +105,7 @@ class CheckResult:
             "facts_schema": SCHEMA,
             "source": self.source,
             "verdict": self.verdict(),
-            "runs_on": ((self.facts.get("derived") or {}).get("theano") or {}).get("runs_on", "cpu"),
+            "runs_on": ((self.facts.get("derived") or {}).get("theano") or {}).get("runs_on", "unknown"),
             "counts": {s: self.count(s) for s in ("error", "warning", "info")},
             "areas": [a.to_dict() for a in self.areas],
             "diagnoses": [_diag_dict(d) for d in self.diagnoses],
@@ -119,29 +126,61 @@ def _flatten(diags: Sequence[Diagnosis]) -> list[Diagnosis]:
     return out
 
 
-def area_statuses(facts: Mapping[str, Any], rules: Sequence[Rule], diagnoses: Sequence[Diagnosis]) -> list[AreaStatus]:
+def _timed_out(value: Any, depth: int = 0) -> bool:
+    """A command of this table ran past its timeout (``timed_out = true`` anywhere in it)."""
+    if depth > 4:
+        return False
+    if isinstance(value, Mapping):
+        return value.get("timed_out") is True or any(_timed_out(v, depth + 1) for v in value.values())
+    if isinstance(value, list):
+        return any(_timed_out(v, depth + 1) for v in value[:50])
+    return False
+
+
+def why_unknown(facts: Mapping[str, Any], tables: Sequence[str], live: bool) -> str:
+    """Why nothing can be said about an area: '' when its tables were read."""
+    from legacydoc.factschema.tables import PROBE_MARKERS
+
+    for table in tables:
+        value = facts.get(table)
+        if isinstance(value, Mapping) and value.get("probe_error"):
+            return "probe failed: %s" % value["probe_error"]
+        marker = PROBE_MARKERS.get(table)
+        if marker is not None and get(facts, marker) is None:
+            return "not probed" if live else "not in the record"
+        if _timed_out(value):
+            return "timed out"
+    return ""
+
+
+def area_statuses(
+    facts: Mapping[str, Any], rules: Sequence[Rule], diagnoses: Sequence[Diagnosis], live: bool = True
+) -> list[AreaStatus]:
     every = _flatten(diagnoses)
+    undecided_all = unknown_rules(rules, facts)
     statuses = []
     for area in AREAS:
         mine = [d for d in every if d.area == area.name]
-        failed = [t for t in area.tables if (facts.get(t) or {}).get("probe_error")]
+        note = why_unknown(facts, area.tables, live)
         if any(d.severity == "error" for d in mine):
             status = "error"
         elif any(d.severity == "warning" for d in mine):
             status = "warning"
-        elif failed:
+        elif note:
             status = "unknown"
         else:
             status = "ok"
-        note = "probe failed: %s" % facts[failed[0]]["probe_error"] if failed else ""
+        area_rules = [r for r in rules if r.area == area.name]
+        undecided = {r.id: undecided_all[r.id] for r in area_rules if r.id in undecided_all}
         statuses.append(
             AreaStatus(
                 name=area.name,
                 title=area.title,
                 status=status,
-                checked=sum(1 for r in rules if r.area == area.name),
+                checked=len(area_rules) - len(undecided),
                 problems=sum(1 for d in mine if d.severity in ("error", "warning")),
                 note=note,
+                undecided=undecided,
             )
         )
     return statuses
@@ -155,7 +194,7 @@ def run_check(record: Mapping[str, Any], rules: Sequence[Rule], source: str = "t
     return CheckResult(
         facts=facts,
         diagnoses=diagnoses,
-        areas=area_statuses(facts, rules, diagnoses),
+        areas=area_statuses(facts, rules, diagnoses, live=source == "this machine"),
         rules_checked=len(rules),
         source=source,
         record=record,

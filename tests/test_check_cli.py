@@ -139,3 +139,20 @@ def test_rules_list_and_explain() -> None:
     assert "NoSectionError" in by_id.stdout and "Fix:" in by_id.stdout and "References:" in by_id.stdout
     missing = run_cli("rules", "explain", "LD999")
     assert missing.returncode == 2 and "no rule with id or name" in missing.stderr
+
+
+def test_areas_never_probed_are_unknown_and_say_why_and_which_facts_were_missing(tmp_path: Path) -> None:
+    """A partial record (what a ticket states) claims nothing about areas it does not hold."""
+    record = tmp_path / "partial.toml"
+    record.write_text('schema = 1\n[packages.theano]\nname = "Theano"\nversion = "1.0.5"\n'
+                      '[gpu.nvidia_smi]\nfound = true\nrc = 0\ntimed_out = true\n')
+    proc = run_cli("check", "--facts", str(record), "--format", "json")
+    data = json.loads(proc.stdout)
+    areas = {a["name"]: a for a in data["areas"]}
+    assert areas["cudnn"]["status"] == "unknown" and areas["cudnn"]["note"] == "not in the record"
+    assert areas["gpu"]["note"] == "timed out"  # and LD207 warns about the hang
+    assert "LD305" in areas["cudnn"]["undecided"]  # cuDNN missing? not decidable here
+    assert data["runs_on"] == "unknown"
+    assert not [d for d in data["diagnoses"] if d["id"] in ("LD305", "LD401", "LD400", "LD115")]
+    text = run_cli("check", "--facts", str(record)).stdout
+    assert "[ ?? ] cuDNN" in text and "not in the record" in text and "would run is unknown" in text

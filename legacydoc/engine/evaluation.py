@@ -277,6 +277,8 @@ def unknown_rules(rules: Iterable[Rule], facts: Mapping[str, Any]) -> dict[str, 
     read that are not in the record: what a fuller record would settle."""
     out: dict[str, list[str]] = {}
     for rule in rules:
+        if rule.log_only or truth(rule.applies, facts) is False:
+            continue  # decided by a log, or about another Theano era
         if rule.for_each:
             items = lookup(facts, rule.for_each, None)
             undecided = not isinstance(items, list)

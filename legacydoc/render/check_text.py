@@ -49,6 +49,8 @@ def render_check_text(result: CheckResult, color: bool = False) -> str:
         detail = "%d check%s" % (area.checked, "" if area.checked == 1 else "s")
         if area.problems:
             detail += ", %d problem%s" % (area.problems, "" if area.problems == 1 else "s")
+        if area.undecided:
+            detail += ", %d undecided (facts not recorded)" % len(area.undecided)
         if area.note:
             detail += "; " + area.note
         out.append("  %s %s  %s" % (_paint(MARKS[area.status], area.status, color), area.title.ljust(width), detail))
