@@ -155,9 +155,12 @@ def effective(facts: Mapping[str, Any], key: str) -> Optional[Mapping[str, Any]]
 def driver_facts(facts: Mapping[str, Any], os_family: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     smi_cuda = get(facts, "gpu.driver_cuda_version")
+    api_cuda = get(facts, "gpu.driver_cuda_api_version")
     driver = get(facts, "gpu.driver_version")
     if smi_cuda:
         out.update({"max_cuda": str(smi_cuda), "max_cuda_source": "nvidia-smi"})
+    elif api_cuda:
+        out.update({"max_cuda": str(api_cuda), "max_cuda_source": "driver API"})
     elif driver:
         best = knowledge.default().driver_max_cuda(driver, os_family)
         if best:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -543,3 +544,46 @@ def test_summary_line_of_odd_tables() -> None:
     assert summary_line(None) == "not probed"
     assert summary_line({}) == "nvidia-smi not found"
     assert summary_line({"nvidia_smi": {"found": True, "rc": 0}}) == "nvidia-smi gave no usable output"
+
+
+def _fake_libcuda(where: Path, version: int) -> Path:
+    """A real shared library named libcuda.so.1 whose cuDriverGetVersion answers ``version``,
+    as R375's does (8000): the probe's child really loads it through ctypes."""
+    import shutil
+    import subprocess
+
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        pytest.skip("no C compiler to build the fake driver library")
+    where.mkdir(parents=True, exist_ok=True)
+    source = where / "libcuda.c"
+    source.write_text("int cuDriverGetVersion(int *v) { *v = %d; return 0; }\n" % version)
+    subprocess.run([compiler, "-shared", "-fPIC", "-o", str(where / "libcuda.so.1"), str(source)], check=True,
+                   timeout=60)
+    return where
+
+
+@posix_only
+@pytest.mark.skipif(sys.platform != "linux", reason="the fake driver library is an ELF .so")
+def test_pre_r410_driver_level_comes_from_the_driver_api(ctx_factory: Any, fake_tools: Any, tmp_path: Path) -> None:
+    fake_tools.add("nvidia-smi", stdout=data_bytes(SMI + "linux_375.66_gtx1080_no_cuda_version_plain.txt"), by_args={
+        "compute_cap": (b'Field "compute_cap" is not a valid field to query.\n', 2),
+        "--query-gpu": (data_bytes(SMI + "linux_375.66_gtx1080_query_no_compute_cap.csv"), 0),
+    })
+    libdir = _fake_libcuda(tmp_path / "driver", 8000)
+    ctx = linux_ctx(ctx_factory, fake_tools)
+    ctx = dataclasses.replace(ctx, environ={**ctx.environ, "LD_LIBRARY_PATH": str(libdir)})
+    table = gpu.collect(ctx)
+    assert "driver_cuda_version" not in table  # the R375 header has none
+    assert table["driver_cuda_api_version"] == "8.0"
+    from legacydoc.derive import driver_facts
+
+    assert driver_facts({"gpu": table}, "linux") == {"max_cuda": "8.0", "max_cuda_source": "driver API"}
+
+
+def test_driver_api_output_parsing() -> None:
+    assert gpu.parse_driver_api_output("libcuda.so.1 0 9010\n") == "9.1"
+    assert gpu.parse_driver_api_output("nvcuda.dll 0 12020") == "12.2"
+    assert gpu.parse_driver_api_output("libcuda.so.1 100 0") is None  # CUDA_ERROR_NO_DEVICE etc.
+    assert gpu.parse_driver_api_output("") is None
+    assert gpu.parse_driver_api_output("x 0 99999999999") is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import tomli_w
@@ -48,7 +49,25 @@ def test_system_collect_here(tmp_path: Path) -> None:
     facts = system.collect(ProbeContext(cwd=tmp_path))
     assert facts["logical_cores"] == os.cpu_count()
     assert facts["os"] in ("linux", "windows", "darwin")
+    if sys.platform.startswith("linux") and os.path.exists("/etc/os-release"):
+        assert facts["distro"] and "distro_version" in facts or facts["distro"] in ("arch", "gentoo")
+        assert facts.get("glibc", "2.").startswith("2.")  # glibc here, or not recorded (musl)
     tomli_w.dumps(facts)
+
+
+def test_os_release_distribution_and_version() -> None:
+    recorded = (DATA / "os-release" / "debian-12-recorded.txt").read_text()
+    assert system.parse_os_release(recorded) == {"distro": "debian", "distro_version": "12"}
+    # reconstructed (see tests/data/os-release/README.md): quoting varies by distribution
+    assert system.parse_os_release('NAME="Ubuntu"\nID=ubuntu\nVERSION_ID="16.04"\n') == {
+        "distro": "ubuntu", "distro_version": "16.04"}
+    assert system.parse_os_release("ID='centos'\nVERSION_ID='7'\n") == {"distro": "centos", "distro_version": "7"}
+    assert system.parse_os_release("") == {} and system.parse_os_release("garbage\x00=\n") == {}
+
+
+def test_glibc_version_is_a_version_or_nothing() -> None:
+    value = system.glibc_version()
+    assert value == "" or value.replace(".", "").isdigit()
 
 
 def test_env_is_an_allow_list_without_secrets(tmp_path: Path) -> None:

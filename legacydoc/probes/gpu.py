@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from typing import Any, Callable, Optional, Sequence
 
 from legacydoc.probes.context import ProbeContext
@@ -230,7 +231,53 @@ def collect(ctx: ProbeContext) -> dict[str, Any]:
             table["proc_driver_version"] = proc_version
     if path is not None:
         _run_nvidia_smi(ctx, path, table, smi)
+    if smi.get("rc") == 0 and not smi.get("timed_out") and not table.get("driver_cuda_version"):
+        # nvidia-smi's header names the driver's CUDA level only from R410 on; older
+        # drivers answer the driver API itself. Only asked of a driver that just answered
+        # nvidia-smi: one that hangs or fails there would do the same here.
+        api = driver_api_cuda_version(ctx)
+        if api:
+            table["driver_cuda_api_version"] = api
     return table
+
+
+# Run in a child (legacydoc's own Python) under the probe's timeout: loading a broken
+# driver library can hang or crash, and must not take legacydoc with it.
+DRIVER_API_SCRIPT = (
+    "import ctypes, sys\n"
+    "for name in sys.argv[1:]:\n"
+    "    try:\n"
+    "        lib = ctypes.CDLL(name)\n"
+    "    except OSError:\n"
+    "        continue\n"
+    "    v = ctypes.c_int(0)\n"
+    "    print('%s %d %d' % (name, lib.cuDriverGetVersion(ctypes.byref(v)), v.value))\n"
+    "    break\n"
+)
+DRIVER_LIBRARIES = {
+    "linux": ("libcuda.so.1", "libcuda.so"),
+    "windows": ("nvcuda.dll",),
+    "darwin": ("/usr/local/cuda/lib/libcuda.dylib", "libcuda.dylib"),
+}
+
+
+def parse_driver_api_output(text: Any) -> Optional[str]:
+    """'<library> <rc> <version>' -> '9.0' (cuDriverGetVersion's 1000*major + 10*minor)."""
+    parts = _as_text(text).strip().split()
+    if len(parts) < 3 or parts[-2] != "0" or not parts[-1].isdigit() or len(parts[-1]) > 6:
+        return None
+    number = int(parts[-1])
+    if number < 1000:
+        return None
+    return "%d.%d" % (number // 1000, (number % 1000) // 10)
+
+
+def driver_api_cuda_version(ctx: ProbeContext) -> Optional[str]:
+    names = DRIVER_LIBRARIES.get(ctx.family, ())
+    if not names:
+        return None
+    result = ctx.run([sys.executable, "-c", DRIVER_API_SCRIPT, *names])
+    return parse_driver_api_output(result.stdout) if result.ok else None
 
 
 def _run_nvidia_smi(ctx: ProbeContext, path: str, table: dict[str, Any], smi: dict[str, Any]) -> None:

@@ -63,6 +63,29 @@ def _read_text(path: str, limit: int = 1 << 20) -> str:
     return data.decode("utf-8", errors="replace") if data is not None else ""
 
 
+def parse_os_release(text: str) -> dict[str, str]:
+    """/etc/os-release: ID and VERSION_ID as distro and distro_version."""
+    out: dict[str, str] = {}
+    for line in text.splitlines():
+        key, _, value = line.partition("=")
+        value = value.strip().strip("\"'")
+        if key.strip() == "ID" and value:
+            out["distro"] = value[:64]
+        elif key.strip() == "VERSION_ID" and value:
+            out["distro_version"] = value[:64]
+    return out
+
+
+def glibc_version() -> str:
+    """The C library's version ('2.31'), '' when not glibc (musl, macOS, Windows)."""
+    try:
+        text = os.confstr("CS_GNU_LIBC_VERSION") or ""
+    except (AttributeError, ValueError, OSError):
+        return ""
+    name, _, version = text.partition(" ")
+    return version if name == "glibc" else ""
+
+
 def _windows_memory() -> dict[str, int]:
     import ctypes
 
@@ -173,6 +196,10 @@ def collect(ctx: ProbeContext) -> dict[str, Any]:
         facts.update(parse_meminfo(_read_text("/proc/meminfo")))
         if Path("/proc/sys/fs/binfmt_misc/WSLInterop").exists() or "microsoft" in uname.release.lower():
             facts["wsl"] = True
+        facts.update(parse_os_release(_read_text("/etc/os-release") or _read_text("/usr/lib/os-release")))
+        glibc = glibc_version()
+        if glibc:
+            facts["glibc"] = glibc
     elif ctx.is_windows:
         facts["cpu_model"] = platform.processor() or ctx.env("PROCESSOR_IDENTIFIER")
         try:
@@ -181,6 +208,7 @@ def collect(ctx: ProbeContext) -> dict[str, Any]:
             facts["memory_error"] = "%s: %s" % (type(exc).__name__, exc)
         # Windows keeps no flags list; the bench falls back to what numpy reports.
     elif ctx.family == "darwin":
+        facts["macos_version"] = platform.mac_ver()[0]
         facts["cpu_model"] = _sysctl(ctx, "machdep.cpu.brand_string")
         total = _sysctl(ctx, "hw.memsize")
         if total.isdigit():
