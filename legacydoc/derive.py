@@ -91,6 +91,8 @@ DERIVED: dict[str, str] = {
     "msvc.supported_by_nvcc": "that _MSC_VER is inside the range nvcc's host_config.h accepts",
     "msvc.nvcc_msc_min": "the lowest _MSC_VER that nvcc accepts",
     "msvc.nvcc_msc_max": "the highest _MSC_VER that nvcc accepts",
+    "pygpu.libgpuarray_version": "the libgpuarray C library's version (package metadata or conda)",
+    "pygpu.matches_libgpuarray": "pygpu and the libgpuarray library are the same release",
     "pygpu.would_fail": "pygpu's version unknown: the libgpuarray releases that would fail here",
     "pygpu.api": "GPUARRAY_API_VERSION of that pygpu release (libgpuarray_releases)",
     "pygpu.rejects_cuda_major_gt_9": "that release refuses a driver reporting CUDA 10 or newer",
@@ -411,6 +413,13 @@ def pygpu_facts(
             spec = parse_specifier(required)
             if parsed is not None and spec is not None:
                 out["ok_for_theano"] = spec.contains(parsed, prereleases=True)
+    library = _dist(facts, "libgpuarray").get("version") or get(facts, "packages.conda.libgpuarray.version")
+    if version and library:
+        mine, theirs = parse_version(version), parse_version(library)
+        out["libgpuarray_version"] = str(library)
+        if mine is not None and theirs is not None:
+            # pygpu is built against one libgpuarray release; conda pins the two together.
+            out["matches_libgpuarray"] = mine.release[:3] == theirs.release[:3]
     installed = bool(_dist(facts, "pygpu")) or isinstance(get(facts, "packages.conda.pygpu"), Mapping)
     if installed and not version:
         failing = pygpu_would_fail(required, driver_max, get(facts, "gpu.driver_version"), os_family)

@@ -34,7 +34,7 @@ DERIVED = Table({
                     "newer_than_theano": BOOL}),
     "gxx": Table({"found": BOOL, "count": INT, "gcc_major": INT, "too_new_for_nvcc": BOOL}),
     "pygpu": Table({"version": STR, "api": INT, "rejects_cuda_major_gt_9": BOOL, "ok_for_theano": BOOL,
-                    "would_fail": list_of(STR),
+                    "would_fail": list_of(STR), "libgpuarray_version": STR, "matches_libgpuarray": BOOL,
                      "required": STR, "usable": BOOL, "evidence": STR}),
     "compiler": Table({"usable": BOOL}),
     "msvc": Table({"msc_ver": INT, "nvcc_msc_min": INT, "nvcc_msc_max": INT, "supported_by_nvcc": BOOL}),
