@@ -284,14 +284,17 @@ def test_missing_python_path(ctx_factory, tmp_path):
 @posix_only
 def test_fake_python_printing_garbage(fake_tools, ctx_factory):
     fake_tools.add("python", stdout=b"garbage\n{not json\n\xff\xfe\n", rc=0)
-    facts = collect_with(ctx_factory(path_dirs=[fake_tools.bindir]))
+    ctx = ctx_factory(path_dirs=[fake_tools.bindir])
+    facts = collect_with(ctx)
     py = facts["python"]
     assert py["selected_by"] == "PATH"
     assert py["executable_requested"] == str(fake_tools.bindir / "python")
     assert py["probe_ok"] is False
     assert py["error"] == "no report in the interpreter's output"
     assert "garbage" in py["command"]["output"]
-    assert py["command"]["argv"] == [str(fake_tools.bindir / "python"), "-c", "<legacydoc target_script.py>"]
+    # the user's folder is passed to the script, which runs from an empty one
+    assert py["command"]["argv"] == [str(fake_tools.bindir / "python"), "-c", "<legacydoc target_script.py>",
+                                     str(ctx.cwd)]
     assert facts["packages"] == {}
 
 
@@ -581,3 +584,22 @@ def test_conda_packages_name_version_build_and_channel(tmp_path: Path) -> None:
         "theano": {"version": "1.0.3", "build": "py36_0", "channel": "defaults"},
         "numpy": {"version": "1.16.0", "build": "py36_0"},
     }
+
+
+@posix_only
+def test_nothing_in_the_users_folder_is_imported_into_the_probe(tmp_path: Path, ctx_factory) -> None:
+    """`python -c` puts the current folder first on sys.path: a json.py or numpy.py in the
+    user's folder must not be imported (and run) by the probe or the import check."""
+    project = tmp_path / "project"
+    project.mkdir()
+    marker = tmp_path / "ran"
+    for name in ("json", "numpy", "re", "timeit"):
+        (project / (name + ".py")).write_text("open(%r, 'a').write(%r)\nraise SystemExit(3)\n" % (str(marker), name))
+    ctx = ctx_factory(env={"PATH": os.path.dirname(sys.executable)}, python=sys.executable, cwd=project,
+                      import_check=True, timeout=REAL_TIMEOUT)
+    facts = collect_with(ctx)
+    assert not marker.exists(), marker.read_text()
+    assert facts["python"]["probe_ok"] is True
+    assert facts["python"]["cwd"] == str(project)  # the user's folder is still what is reported
+    assert facts["packages"]["import_check"]["numpy"]["ok"] is True
+    assert str(project) not in facts["packages"]["import_check"]["numpy"].get("file", "")

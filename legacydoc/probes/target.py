@@ -16,12 +16,15 @@ build info).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
 import sys
+import tempfile
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from legacydoc import locate
 from legacydoc.probes import target_script
@@ -237,9 +240,22 @@ def failure_reason(result: CommandResult) -> str:
     return "no report in the interpreter's output"
 
 
+@contextlib.contextmanager
+def neutral_folder() -> Iterator[str]:
+    """An empty folder to start the target interpreter in: `python -c` puts the current
+    folder first on sys.path, and the user's folder may hold a numpy.py, a json.py or a
+    timeit.py that would be imported, and run, in place of the real module."""
+    folder = tempfile.mkdtemp(prefix="legacydoc-target-")
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def import_check(ctx: ProbeContext, python: str, module: str) -> dict[str, Any]:
-    """Import ``module`` in the target, in a process of its own."""
-    result = ctx.run([python, "-c", IMPORT_SOURCE, module], cwd=str(ctx.cwd))
+    """Import ``module`` in the target, in a process of its own, from an empty folder."""
+    with neutral_folder() as folder:
+        result = ctx.run([python, "-c", IMPORT_SOURCE, module], cwd=folder)
     report = parse_report(result.stdout, IMPORT_KEY)
     fact: dict[str, Any] = {"ok": bool(report) and result.ok, "duration_s": round(result.duration_s, 3)}
     for key in ("version", "file", "blas_opt_info", "blas_opt_info_error"):
@@ -271,7 +287,8 @@ def collect(ctx: ProbeContext) -> dict[str, dict[str, Any]]:
         python["error"] = choice.error
         return clean({"python": python, "packages": packages})
 
-    result = ctx.run([choice.path, "-c", script_source()], cwd=str(ctx.cwd))
+    with neutral_folder() as folder:
+        result = ctx.run([choice.path, "-c", script_source(), str(ctx.cwd)], cwd=folder)
     report = parse_report(result.stdout)
     if report:
         facts = report.get("python")

@@ -81,11 +81,20 @@ def listdir(path):
         return []
 
 
+def caller_cwd():
+    # legacydoc runs this script from an empty folder, so that nothing in the user's folder
+    # (a json.py, a numpy.py) is imported into it; the user's folder is passed as argv[1].
+    if len(sys.argv) > 1 and sys.argv[1]:
+        return sys.argv[1]
+    return os.getcwd()
+
+
 def path_entries():
     entries = []
     for entry in sys.path[:MAX_PATH_ENTRIES]:
-        # '' (and '.') mean the current directory for imports.
-        real = entry or os.getcwd()
+        # '' (and '.') mean the current directory for imports: the user's, where their
+        # scripts run, not the empty folder this script was started in.
+        real = entry or caller_cwd()
         if isinstance(real, str) or (PY2 and isinstance(real, unicode)):  # noqa: F821
             entries.append((entry, real))
     return entries
@@ -459,7 +468,7 @@ def python_facts():
         pass
     facts["sys_path"] = [text(p) for p in sys.path[:MAX_PATH_ENTRIES]]
     try:
-        facts["cwd"] = text(os.getcwd())
+        facts["cwd"] = text(caller_cwd())
     except Exception:
         pass
     try:
