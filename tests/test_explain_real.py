@@ -20,6 +20,7 @@ REAL = DATA / "real_logs"
 THEANO_105 = ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.5"])
 THEANO_105_NUMPY_124 = ("3.8", ["numpy==1.24.4", "scipy==1.10.1", "Theano==1.0.5"])
 THEANO_090 = ("3.6", ["numpy==1.13.3", "scipy==1.0.1", "Theano==0.9.0"])
+THEANO_PYMC_112 = ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano-PyMC==1.1.2"])
 
 # recording -> (venv, THEANO_FLAGS, the message it must be recognised as, the rule it points at)
 CASES = {
@@ -27,6 +28,8 @@ CASES = {
     "theano105-device-cuda-no-pygpu": (THEANO_105, "device=cuda", "theano-gpuarray-pygpu-not-imported", "LD115"),
     "theano105-numpy124": (THEANO_105_NUMPY_124, "", "numpy-no-attribute-bool", "LD106"),
     "theano090-device-gpu-no-nvcc": (THEANO_090, "device=gpu", "theano-cuda-nvcc-not-found", "LD312"),
+    "theano090-device-cuda-no-pygpu": (THEANO_090, "device=cuda", "theano-gpuarray-pygpu-not-imported", "LD115"),
+    "theanopymc112-device-gpu": (THEANO_PYMC_112, "device=gpu", "theano-old-gpu-backend-removed", "LD516"),
     "theano105-floatx-invalid": (THEANO_105, "floatX=float33", "theano-config-enum-invalid", "LD513"),
     "theano105-unknown-flag": (THEANO_105, "foo.bar=1", "theano-config-unknown-flag", "LD510"),
     "theano105-cxx-missing": (THEANO_105, "cxx=/nonexistent/g++", "theano-cxx-not-found-at-compile", "LD401"),
