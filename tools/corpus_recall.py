@@ -23,7 +23,10 @@ def main(argv: list[str]) -> int:
     text = corpus.report(corpus.run(False, rules), corpus.run(True, rules))
     if "--summary" in argv:
         text = text.split("\nmissed with the log")[0]
-    print(text)
+    try:
+        print(text)
+    except BrokenPipeError:  # piped into head
+        pass
     return 0
 
 
