@@ -218,3 +218,27 @@ def test_report_keeps_the_log_redacted_and_a_replay_keeps_it(tmp_path: Path) -> 
     assert cli("report", "--facts", str(out), "-o", str(again), env=env).returncode == 0
     with zipfile.ZipFile(again) as z:
         assert z.read("log.txt").decode() == kept
+
+
+def test_a_config_rule_fired_by_the_log_uses_the_record_or_says_what_it_lacks(tmp_path: Path) -> None:
+    log = tmp_path / "run.log"
+    log.write_text("ValueError: You are tring to use the old GPU back-end. It was removed from Theano.\n")
+    # The record holds THEANO_FLAGS device=gpu1, Theano's version unknown: the log fires
+    # LD516 with the setting that causes it.
+    data = json.loads(cli("check", "--facts", str(TICKETS / "gh-sdae-4" / "facts.toml"), "--log", str(log),
+                          "--format", "json").stdout)
+    ld516 = next(d for d in data["diagnoses"] if d["id"] == "LD516")
+    assert "device = gpu1" in ld516["title"] and ld516["fix"] == ["device=cuda1"]
+    # No config in the record at all: it still fires, and says what it could not see.
+    empty = tmp_path / "empty.toml"
+    empty.write_text("schema = 1\n")
+    data = json.loads(cli("check", "--facts", str(empty), "--log", str(log), "--format", "json").stdout)
+    ld516 = next(d for d in data["diagnoses"] if d["id"] == "LD516")
+    assert "unknown" not in ld516["why"] + " ".join(ld516["fix"])
+    assert "were not in the record" in ld516["why"]
+
+
+def test_a_config_file_named_without_its_state_is_not_called_unreadable() -> None:
+    """A ticket names ~/.theanorc (exists) without saying it could not be read."""
+    data = json.loads(cli("check", "--facts", str(TICKETS / "gh-dl-docker-8" / "facts.toml"), "--format", "json").stdout)
+    assert "LD524" not in [d["id"] for d in data["diagnoses"]]

@@ -303,12 +303,14 @@ def evaluate(rules: Iterable[Rule], facts: Mapping[str, Any]) -> list[Diagnosis]
             applies = truth(rule.applies, facts)
             if applies is False:
                 continue
-            items = lookup(facts, rule.for_each, None) if applies is True else None
+            items = lookup(facts, rule.for_each, None)
             hits = [item for item in (items if isinstance(items, list) else []) if matches(rule.when, facts, item)]
-            fired.extend((rule, diagnose(rule, facts, item)) for item in hits)
-            # The log can say what the record lacks (the config was not read), once.
-            if not hits and rule.id in log_rules:
-                fired.append((rule, diagnose(rule, facts, None, from_log=True)))
+            if applies is True and hits:
+                fired.extend((rule, diagnose(rule, facts, item)) for item in hits)
+            elif rule.id in log_rules:
+                # The era is unknown, the log says it happened: the matching items are the
+                # evidence; without any (the config was not read) it fires once, item-less.
+                fired.extend((rule, diagnose(rule, facts, item, from_log=True)) for item in hits or [None])
             continue
         how = fires(rule, facts, log_rules)
         if how is not None:

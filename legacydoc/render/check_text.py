@@ -30,6 +30,10 @@ def _diagnosis(diag: Diagnosis, number: str, color: bool, indent: str = "") -> l
     out = [head]
     pad = indent + "   "
     out.extend(_wrap(diag.why, pad))
+    seen = diag.evidence.get("log") if isinstance(diag.evidence, dict) else None
+    if seen:
+        out.append(pad + "Seen in the log:")
+        out.extend(pad + "  " + line for line in seen)
     if diag.fix:
         out.append(pad + "Fix:")
         for step in diag.fix:

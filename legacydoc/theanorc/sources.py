@@ -160,7 +160,9 @@ def _fails_in(line: str, encoding: str) -> bool:
 def view_file(fact: Mapping[str, Any], record: Mapping[str, Any]) -> SourceFile:
     path = str(fact.get("path", ""))
     source = SourceFile(path=path, origin=str(fact.get("from", "default")), fact=fact, status="read")
-    if not fact.get("exists"):
+    # Each state needs its fact recorded as such: a ticket that names a file without saying
+    # whether it could be read says nothing about it (its text was not recorded).
+    if fact.get("exists") is False or (fact.get("exists") is None and fact.get("is_symlink")):
         source.status = "missing"
         if fact.get("is_symlink"):
             source.reason = "a dangling symbolic link (to %s)" % fact.get("symlink_target", "?")
@@ -172,7 +174,7 @@ def view_file(fact: Mapping[str, Any], record: Mapping[str, Any]) -> SourceFile:
     if fact.get("kind") not in (None, "file"):
         source.status, source.reason = "not-a-file", "is a %s, not a file" % fact.get("kind")
         return source
-    if not fact.get("readable"):
+    if fact.get("readable") is False:
         source.status = "unreadable"
         source.reason = "cannot be read (%s)" % (fact.get("read_error") or fact.get("error") or "permission denied")
         return source
