@@ -77,6 +77,16 @@ LogOpt = typer.Option(
 )  # fmt: skip
 
 
+def echo_any(text: str) -> None:
+    """Print text whatever stdout's encoding: a log's Chinese on a cp1252 console, or
+    through a pipe with PYTHONIOENCODING=latin-1, becomes '?' instead of a crash."""
+    try:
+        typer.echo(text, nl=False)
+    except UnicodeEncodeError:
+        encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+        typer.echo(text.encode(encoding, "replace").decode(encoding, "replace"), nl=False)
+
+
 def _with_log(record: dict, log_name: Optional[str], no_redact: bool = False) -> tuple[dict, Optional[str]]:
     """The record with the log's messages as its ``log`` table (legacydoc.logfile), and the
     log's text. The log was written on this machine, whatever the record describes, so
@@ -91,7 +101,11 @@ def _with_log(record: dict, log_name: Optional[str], no_redact: bool = False) ->
     log = read_log(log_name)
     here = for_this_machine(os.environ, identity=not no_redact)
     table = log_facts(log)
-    table["matches"] = [dict(m, text=here.text(str(m.get("text", "")))) for m in table["matches"]]
+    table["matches"] = [
+        dict(m, text=here.text(str(m.get("text", ""))),
+             **({"groups": {k: here.text(str(v)) for k, v in m["groups"].items()}} if m.get("groups") else {}))
+        for m in table["matches"]
+    ]
     table["source"] = here.text(str(table["source"]))
     record = dict(record)
     record["log"] = table
@@ -223,7 +237,7 @@ def check(
     # Redacted facts in, so every format agrees with the report and with a replay of it.
     redactor = _redactor(record, no_redact)
     result = diagnose(record, rules, redactor, source)
-    typer.echo(chosen.render(result, redactor, color=use_color(sys.stdout)))
+    echo_any(chosen.render(result, redactor, color=use_color(sys.stdout)) + "\n")
     raise typer.Exit(result.exit_code(strict))
 
 
@@ -299,6 +313,7 @@ def explain(
 
     from legacydoc.explain import explain as explain_log
     from legacydoc.logfile import LogInput, log_facts, read_log
+    from legacydoc.logscan import clean
     from legacydoc.redact import for_this_machine
 
     chosen = choose(EXPLAIN_FORMATS, output_format)
@@ -313,10 +328,10 @@ def explain(
         replayed = replay.load(facts_file, with_commands=False)
         record, facts_source = replayed.record, replayed.source
     if text is not None:
-        data = text.encode("utf-8", "surrogateescape")
-        log = LogInput(data, "--text", False, len(data))
+        pasted = clean(text.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
+        log = LogInput(pasted, "utf-8", "--text", False, len(pasted))
     else:
-        if log_file in (None, "-") and sys.stdin.isatty():
+        if log_file in (None, "-") and sys.stdin is not None and sys.stdin.isatty():
             typer.echo("Paste the error message, then press Ctrl-D (Windows: Ctrl-Z, Enter).", err=True)
         log = read_log(log_file or "-")
     redactor = (_redactor(record, no_redact) if record is not None
@@ -326,7 +341,7 @@ def explain(
     if record is not None:  # the record's identity is out; the log may also hold this machine's
         here = for_this_machine(os.environ, identity=not no_redact)
         out = here.json_text(out) if chosen.redaction == "json" else here.text(out)
-    typer.echo(out, nl=False)
+    echo_any(out)
     raise typer.Exit(result.exit_code())
 
 

@@ -12,6 +12,7 @@ stay quiet instead of guessing.
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any, Mapping, Optional
 
 from packaging.version import Version
@@ -557,18 +558,22 @@ def visible_gpus(facts: Mapping[str, Any]) -> Optional[int]:
     variables = get(facts, "env.variables")
     if not isinstance(variables, Mapping) or "CUDA_VISIBLE_DEVICES" not in variables:
         return count
-    listed = [p for p in str(variables["CUDA_VISIBLE_DEVICES"]).split(",") if p.strip()]
-    # The runtime stops at the first entry that names no device (e.g. -1).
-    seen = 0
-    for entry in listed:
+    # Parsed as the driver does: it stops at the first entry that names no device (empty,
+    # -1, a word, an index past the last GPU), and a device named twice hides them all.
+    seen: list[str] = []
+    for entry in str(variables["CUDA_VISIBLE_DEVICES"]).split(","):
         entry = entry.strip()
-        index = small_int(entry)
-        if index is None and not entry.startswith(("GPU-", "MIG-")):
-            break
-        if index is not None and not 0 <= index < count:
-            break
-        seen += 1
-    return min(seen, count)
+        if entry.startswith(("GPU-", "MIG-")):
+            key = entry
+        else:
+            digits = re.match(r"\d{1,6}", entry)
+            if digits is None or int(digits.group(0)) >= count:
+                break
+            key = str(int(digits.group(0)))
+        if key in seen:
+            return 0
+        seen.append(key)
+    return min(len(seen), count)
 
 
 def config_files_read(facts: Mapping[str, Any]) -> bool:

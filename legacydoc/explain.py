@@ -63,11 +63,20 @@ class Explanation:
 def _status(rule: Optional[Rule], facts: Optional[Mapping[str, Any]]) -> str:
     if rule is None or facts is None:
         return UNKNOWN
-    from legacydoc.engine.evaluation import fires, truth
+    from legacydoc.engine.evaluation import fires, lookup, truth
 
+    applies = truth(rule.applies, facts)
+    if rule.for_each:
+        # Decided per item (a config finding, a GPU): confirmed when one item matches.
+        items = lookup(facts, rule.for_each, None)
+        if not isinstance(items, list):
+            return RULED_OUT if applies is False else UNKNOWN
+        answers = [truth(rule.when, facts, item) for item in items]
+        if applies is not False and True in answers:
+            return CONFIRMED if applies is True else UNKNOWN
+        return RULED_OUT if applies is False or all(a is False for a in answers) else UNKNOWN
     if fires(rule, facts) == "facts":  # the facts alone, not the log
         return CONFIRMED
-    applies = truth(rule.applies, facts)
     when = None if rule.log_only else truth(rule.when, facts)
     return RULED_OUT if applies is False or when is False else UNKNOWN
 

@@ -99,7 +99,7 @@ def scan(text: str, messages: Optional[Sequence[Message]] = None) -> list[Match]
                 continue
             line = (_line_of(view, hit.start()) if line_starts is None
                     else _line_from_starts(line_starts, hit.start()))
-            if starts is not None and edges is not text and line > edges.count("\n", 0, JOINED_CHARS) + 1:
+            if line_starts is not None and edges is not text and line > edges.count("\n", 0, JOINED_CHARS) + 1:
                 line += text.count("\n", 0, len(text) - JOINED_CHARS) - edges.count("\n", 0, JOINED_CHARS) - 1
             shown = " ".join(hit.group(0).split())[:300]
             groups = {k: " ".join(v.split())[:200] for k, v in hit.groupdict().items() if isinstance(v, str)}
@@ -112,6 +112,16 @@ def scan(text: str, messages: Optional[Sequence[Message]] = None) -> list[Match]
 def log_table(data: bytes, source: str, messages: Optional[Sequence[Message]] = None) -> dict[str, Any]:
     """The ``log`` table of a facts record: what a log said, as facts for the rules."""
     text, encoding = decode(data[:MAX_LOG_BYTES])
+    table = text_table(text, source, encoding, messages)
+    if len(data) > MAX_LOG_BYTES:
+        table["truncated"] = True
+    return table
+
+
+def text_table(
+    text: str, source: str, encoding: str, messages: Optional[Sequence[Message]] = None
+) -> dict[str, Any]:
+    """The ``log`` table of already decoded text (legacydoc.logfile bounds and decodes)."""
     matches = scan(text, messages)
     table: dict[str, Any] = {
         "source": source,
@@ -123,6 +133,4 @@ def log_table(data: bytes, source: str, messages: Optional[Sequence[Message]] = 
             for m in matches
         ],
     }
-    if len(data) > MAX_LOG_BYTES:
-        table["truncated"] = True
     return table

@@ -23,6 +23,7 @@ import re
 import shlex
 import time
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Optional, Sequence
@@ -199,6 +200,23 @@ def _about(record: Mapping[str, Any], source: str, redactor: Redactor, commands:
     return "\n".join(out)
 
 
+# A replay reads members up to 4 MiB (legacydoc.replay): the log is kept well under that,
+# counted in UTF-8 bytes (a GBK log grows when it is re-encoded).
+LOG_MEMBER_HALF_BYTES = 3 * 1024 * 1024 // 2
+
+
+def _bounded_log(text: str) -> str:
+    """The log as the zip keeps it: whole, or its first and last part with a marker."""
+    data = text.encode("utf-8", "replace")
+    if len(data) <= 2 * LOG_MEMBER_HALF_BYTES:
+        return text
+    head = data[:LOG_MEMBER_HALF_BYTES].decode("utf-8", "ignore")
+    tail = data[-LOG_MEMBER_HALF_BYTES:].decode("utf-8", "ignore")
+    head = head[: head.rfind("\n") + 1] or head
+    tail = tail[tail.find("\n") + 1:]
+    return head + "[... legacydoc kept the first and last part of this log ...]\n" + tail
+
+
 def build_members(
     record: Mapping[str, Any],
     rules: Sequence[Any],
@@ -230,7 +248,7 @@ def build_members(
     if index:
         members["commands/index.json"] = json.dumps(index, indent=2, ensure_ascii=False) + "\n"
     if log_text is not None:
-        members["log.txt"] = redactor.text(log_text)
+        members["log.txt"] = _bounded_log(redactor.text(log_text))
     contents = [(name, CONTENTS_TEXT[name].format(zip=zip_name)) for name in ("report.md", "report.json", "facts.toml")]
     if index:
         contents.append(("commands/", CONTENTS_TEXT["commands/"].format(
@@ -262,10 +280,16 @@ def zip_bytes(members: Mapping[str, bytes]) -> bytes:
     """The zip archive of ``members``, built in memory (a report is a few MiB at most)."""
     stamp = time.localtime()[:6]
     buffer = io.BytesIO()
+    from legacydoc.replay import BOMB_MIN_BYTES, BOMB_RATIO
+
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in members.items():
             info = zipfile.ZipInfo(name, date_time=stamp)
             info.compress_type = zipfile.ZIP_DEFLATED
+            # A log of ten thousand identical epoch lines deflates like a zip bomb, which
+            # the reader refuses: such a member is stored as it is.
+            if len(data) >= BOMB_MIN_BYTES and len(zlib.compress(data, 6)) * BOMB_RATIO // 2 < len(data):
+                info.compress_type = zipfile.ZIP_STORED
             info.external_attr = 0o644 << 16
             archive.writestr(info, data)
     return buffer.getvalue()

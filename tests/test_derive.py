@@ -182,5 +182,8 @@ def test_cuda_visible_devices_narrows_and_renumbers_the_gpus() -> None:
     assert visible(None) == 2
     assert visible("1") == 1 and visible("0,1") == 2
     assert visible("") == 0 and visible("-1") == 0
-    assert visible("0,5,1") == 1  # the runtime stops at the first invalid entry
+    assert visible("0,5,1") == 1  # the driver stops at the first invalid entry
+    assert visible("0,,1") == 1  # an empty entry ends the list
+    assert visible("0,0") == 0 and visible("1,1") == 0  # a device named twice hides them all
+    assert visible("GPU-abc,1") == 2
     assert derive.visible_gpus({"env": {"variables": {"CUDA_VISIBLE_DEVICES": "0"}}}) is None  # no GPU count

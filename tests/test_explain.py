@@ -242,3 +242,90 @@ def test_a_config_file_named_without_its_state_is_not_called_unreadable() -> Non
     """A ticket names ~/.theanorc (exists) without saying it could not be read."""
     data = json.loads(cli("check", "--facts", str(TICKETS / "gh-dl-docker-8" / "facts.toml"), "--format", "json").stdout)
     assert "LD524" not in [d["id"] for d in data["diagnoses"]]
+
+
+# --- found in review: each of these failed before its fix ---------------------------------------
+
+
+def test_captured_groups_of_a_log_are_redacted_too(tmp_path: Path) -> None:
+    home = tmp_path / "home" / "carol"
+    home.mkdir(parents=True)
+    log = tmp_path / "dyld.log"
+    log.write_text("dyld: Library not loaded: %s/anaconda/lib/libmkl_rt.dylib\n" % home)
+    out = tmp_path / "r.zip"
+    env = {"HOME": str(home), "USER": "carol"}
+    assert cli("report", "--facts", str(TICKETS / "gh-sdae-4" / "facts.toml"), "--log", str(log), "-o", str(out),
+               env=env).returncode == 0
+    with zipfile.ZipFile(out) as z:
+        for name in z.namelist():
+            assert str(home) not in z.read(name).decode("utf-8", "replace"), name
+
+
+def test_odd_names_closed_stdin_and_narrow_consoles_give_no_traceback(tmp_path: Path) -> None:
+    odd = tmp_path / "bad\udcffname.log"
+    odd.write_bytes(b"ValueError: You are tring to use the old GPU back-end. It was removed from Theano.\n")
+    proc = cli("report", "--facts", str(TICKETS / "gh-sdae-4" / "facts.toml"), "--log", os.fsdecode(bytes(odd)),
+               "-o", str(tmp_path / "o.zip"))
+    assert proc.returncode == 0, proc.stderr
+    cjk = tmp_path / "cjk.log"
+    cjk.write_text("错误：ERROR (theano.gpuarray): Could not initialize pygpu, support disabled\n", encoding="utf-8")
+    for fmt in ("text", "markdown", "json"):
+        proc = cli("explain", str(cjk), "--format", fmt, env={"PYTHONIOENCODING": "latin-1"})
+        assert proc.returncode == 0 and b"Traceback" not in proc.stderr, (fmt, proc.stderr)
+    closed = subprocess.run([sys.executable, "-m", "legacydoc", "explain"], stdin=subprocess.DEVNULL,
+                            capture_output=True, cwd=str(REPO), env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert closed.returncode == 1  # empty input: nothing known
+    shut = subprocess.run([sys.executable, "-c", "import os, runpy, sys; os.close(0); sys.stdin = None; "
+                           "sys.argv = ['legacydoc', 'explain']; runpy.run_module('legacydoc', run_name='__main__')"],
+                          capture_output=True, cwd=str(REPO), env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert shut.returncode == 2 and b"standard input is closed" in shut.stderr, shut.stderr
+
+
+def test_line_numbers_stay_right_in_a_big_log(tmp_path: Path) -> None:
+    log = tmp_path / "mid.log"
+    with log.open("w") as handle:
+        for n in range(1, 60001):
+            handle.write("ERROR (theano.gpuarray): Could not initialize pygpu, support disabled\n" if n == 40000
+                         else "epoch %d: loss 0.123456789 accuracy 0.987654321\n" % n)
+    data = json.loads(cli("explain", str(log), "--format", "json").stdout)
+    assert [(m["id"], m["line"]) for m in data["messages"]] == [("theano-gpuarray-could-not-init-pygpu", 40000)]
+
+
+def test_a_big_log_near_the_limit_and_in_utf8_or_utf16_keeps_its_end(tmp_path: Path) -> None:
+    tail = "RuntimeError: cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY: out of memory\n"
+    exact = tmp_path / "exact.log"
+    exact.write_bytes(b"x" * (logscan.MAX_LOG_BYTES - len(tail) - 1) + b"\n" + tail.encode())
+    accents = tmp_path / "accents.log"
+    accents.write_bytes(("é\n" * 3_000_000 + tail).encode("utf-8"))
+    wide = tmp_path / "powershell.log"
+    wide.write_bytes(("line\n" * 800_000 + tail).encode("utf-16"))
+    for log, encoding in ((exact, "utf-8"), (accents, "utf-8"), (wide, "utf-16")):
+        data = json.loads(cli("explain", str(log), "--format", "json").stdout)
+        assert data["encoding"] == encoding, (log.name, data["encoding"])
+        assert "pygpu-cumemalloc-out-of-memory" in [m["id"] for m in data["messages"]], log.name
+
+
+def test_a_report_with_a_huge_log_still_replays(tmp_path: Path) -> None:
+    log = tmp_path / "big.log"
+    log.write_bytes(("错误 epoch loss\n" * 600_000).encode("gbk")
+                    + b"ValueError: You are tring to use the old GPU back-end. It was removed from Theano.\n")
+    out = tmp_path / "big.zip"
+    assert cli("report", "--facts", str(TICKETS / "gh-sdae-4" / "facts.toml"), "--log", str(log),
+               "-o", str(out)).returncode == 0
+    assert cli("check", "--facts", str(out)).returncode == 1  # replays: LD516 is an error
+
+
+def test_explain_with_facts_decides_per_item_rules_and_suggests_a_runnable_command(tmp_path: Path) -> None:
+    # Theano 1.0.3 with device=gpu: the per-item config rule is confirmed by the facts ...
+    case = TICKETS / "gh-fastai-courses-229"
+    proc = cli("explain", str(case / "log.txt"), "--facts", str(case / "facts.toml"))
+    assert b"Confirmed by the facts: LD516" in proc.stdout, proc.stdout
+    # ... and with the release unknown (gh-sdae-4), it stays unknown rather than confirmed.
+    case = TICKETS / "gh-sdae-4"
+    proc = cli("explain", str(case / "log.txt"), "--facts", str(case / "facts.toml"))
+    assert b"LD516 config-old-gpu-backend: unknown" in proc.stdout
+    spaced = tmp_path / "my log.txt"
+    spaced.write_bytes((case / "log.txt").read_bytes())
+    assert b'legacydoc check --log "%s"' % str(spaced).encode() in cli("explain", str(spaced)).stdout
+    pasted = cli("explain", "--text", "ERROR (theano.gpuarray): Could not initialize pygpu, support disabled")
+    assert b"check --log FILE (save the error output to FILE first)" in pasted.stdout

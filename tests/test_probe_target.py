@@ -603,3 +603,19 @@ def test_nothing_in_the_users_folder_is_imported_into_the_probe(tmp_path: Path, 
     assert facts["python"]["cwd"] == str(project)  # the user's folder is still what is reported
     assert facts["packages"]["import_check"]["numpy"]["ok"] is True
     assert str(project) not in facts["packages"]["import_check"]["numpy"].get("file", "")
+
+
+@pytest.mark.legacy
+def test_conda_channel_is_read_on_python_27_too(tmp_path: Path) -> None:
+    """json gives unicode on Python 2: the channel must still be recorded there."""
+    python = require_python("2.7")
+    source = Path(target_script.__file__).read_text()
+    code = ("import json\nns = {'__name__': 'legacydoc_probe'}\nexec(compile(%r, 'target_script', 'exec'), ns)\n"
+            "print(ns['conda_channel'](json.loads('{\"schannel\": \"conda-forge\"}')))\n"
+            "print(ns['conda_channel'](json.loads('{\"channel\": \"https://repo.anaconda.com/pkgs/main/win-64\"}')))\n"
+            % source)
+    import subprocess
+
+    out = subprocess.run([str(python), "-c", code], capture_output=True, text=True, timeout=60, cwd=str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["conda-forge", "pkgs/main"]

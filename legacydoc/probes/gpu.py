@@ -276,7 +276,10 @@ def driver_api_cuda_version(ctx: ProbeContext) -> Optional[str]:
     names = DRIVER_LIBRARIES.get(ctx.family, ())
     if not names:
         return None
-    result = ctx.run([sys.executable, "-c", DRIVER_API_SCRIPT, *names])
+    from legacydoc.probes.run import neutral_folder
+
+    with neutral_folder() as folder:  # a ctypes.py in the user's folder must not run
+        result = ctx.run([sys.executable, "-c", DRIVER_API_SCRIPT, *names], cwd=folder)
     return parse_driver_api_output(result.stdout) if result.ok else None
 
 

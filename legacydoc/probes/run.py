@@ -9,14 +9,17 @@ what happened instead of raising.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import locale
 import os
+import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Optional, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
 
 DEFAULT_TIMEOUT_S = 10.0
 # What one command may leave in the facts record: enough to quote an error, never a dump.
@@ -355,3 +358,14 @@ class CommandLog:
         with self._lock:
             self.results.append(result)
 
+
+@contextlib.contextmanager
+def neutral_folder() -> Iterator[str]:
+    """An empty folder to start a Python child in: `python -c` puts the current
+    folder first on sys.path, and the user's folder may hold a numpy.py, a json.py or a
+    timeit.py that would be imported, and run, in place of the real module."""
+    folder = tempfile.mkdtemp(prefix="legacydoc-child-")
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

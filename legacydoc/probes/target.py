@@ -16,20 +16,17 @@ build info).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import shutil
 import sys
-import tempfile
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from legacydoc import locate
 from legacydoc.probes import target_script
 from legacydoc.probes.context import ProbeContext
-from legacydoc.probes.run import CommandResult
+from legacydoc.probes.run import CommandResult, neutral_folder
 
 # Imported with --import-check, cheapest first: theano imports the other two anyway.
 IMPORT_MODULES = ("numpy", "pygpu", "theano")
@@ -238,18 +235,6 @@ def failure_reason(result: CommandResult) -> str:
         line = last_error_line(result.stderr or result.stdout)
         return "exit code %d%s" % (result.rc, (": " + line) if line else "")
     return "no report in the interpreter's output"
-
-
-@contextlib.contextmanager
-def neutral_folder() -> Iterator[str]:
-    """An empty folder to start the target interpreter in: `python -c` puts the current
-    folder first on sys.path, and the user's folder may hold a numpy.py, a json.py or a
-    timeit.py that would be imported, and run, in place of the real module."""
-    folder = tempfile.mkdtemp(prefix="legacydoc-target-")
-    try:
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def import_check(ctx: ProbeContext, python: str, module: str) -> dict[str, Any]:

@@ -31,6 +31,7 @@ MAX_PATH_ENTRIES = 200
 MAX_READ = 256 * 1024
 
 PY2 = sys.version_info[0] == 2
+STRING_TYPES = (str, type(u""))  # json gives unicode on Python 2
 
 
 def text(value):
@@ -384,10 +385,10 @@ def conda_channel(meta):
     # "schannel" (older conda) is the short name; "channel" a URL such as
     # https://conda.anaconda.org/conda-forge/linux-64 or https://repo.anaconda.com/pkgs/main/win-64.
     short = meta.get("schannel")
-    if isinstance(short, str) and short:
+    if isinstance(short, STRING_TYPES) and short:
         return short
     url = meta.get("channel")
-    if not isinstance(url, str) or not url:
+    if not isinstance(url, STRING_TYPES) or not url:
         return None
     path = re.sub(r"^[a-z][a-z0-9+.-]*://[^/]*", "", url).strip("/").split("/")
     if path and path[-1] in CONDA_SUBDIRS:

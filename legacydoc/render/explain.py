@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from legacydoc.explain import CONFIRMED, Explanation, Found, RuleRef
@@ -19,6 +20,11 @@ def _header(exp: Explanation) -> str:
     what = "%d known message%s" % (n, "" if n == 1 else "s") if n else "no known message"
     cut = ", the middle skipped" if exp.truncated else ""
     return "%s: %s (%s, %d lines%s)" % (exp.source, what, exp.encoding, exp.lines, cut)
+
+
+def _quoted(path: str) -> str:
+    """A path as one shell word: double quotes work in bash, zsh, cmd and PowerShell."""
+    return path if re.fullmatch(r"[\w./\\:+=@-]+", path) else '"%s"' % path.replace('"', '\\"')
 
 
 def _settle_text(exp: Explanation, markdown: bool = False) -> list[str]:
@@ -40,8 +46,12 @@ def _settle_text(exp: Explanation, markdown: bool = False) -> list[str]:
         return out
     out = ["Without facts about the machine, legacydoc cannot tell these causes apart."]
     if ids:
-        out.append("On the machine that failed, run %slegacydoc check --log %s%s: it settles them with %s."
-                   % (code, exp.source if exp.source != "stdin" else "FILE", code, ", ".join(ids)))
+        if exp.source in ("stdin", "--text"):
+            where, note = "FILE", " (save the error output to FILE first)"
+        else:
+            where, note = _quoted(exp.source), ""
+        out.append("On the machine that failed, run %slegacydoc check --log %s%s%s: it settles them with %s."
+                   % (code, where, code, note, ", ".join(ids)))
     return out
 
 
