@@ -26,9 +26,14 @@ class AreaStatus:
     problems: int
     note: str = ""  # why it is unknown
     undecided: dict[str, list[str]] = field(default_factory=dict)  # rule id -> the facts it lacked
+    summary: str = ""  # what was found: key versions and paths
+    rules: list[str] = field(default_factory=list)  # every rule about this area (check -v)
+    log_only: list[str] = field(default_factory=list)  # those that only a --log can fire
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "status": self.status, "checked": self.checked}
+        if self.summary:
+            out["summary"] = self.summary
         if self.note:
             out["note"] = self.note
         if self.undecided:
@@ -44,6 +49,7 @@ class CheckResult:
     rules_checked: int = 0
     source: str = ""  # "this machine" or the facts file replayed
     record: Mapping[str, Any] = field(default_factory=dict)  # the record as given (redacted)
+    verbose: bool = False  # text output lists every check of each area (check -v)
 
     def every(self) -> list[Diagnosis]:
         """Every diagnosis, the folded ones included (root causes before their echoes)."""
@@ -81,6 +87,13 @@ class CheckResult:
             )
         return "no problems found in %d checks." % self.rules_checked
 
+    def target(self) -> dict[str, Any]:
+        """The interpreter checked, and why it was the one chosen."""
+        python = self.facts.get("python") or {}
+        out = {k: python[k] for k in ("executable", "executable_requested", "selected_by", "version")
+               if isinstance(python, Mapping) and python.get(k) not in (None, "")}
+        return out
+
     def runs_on(self) -> str:
         """One plain sentence: where Theano would run here, and why not on the GPU."""
         theano = (self.facts.get("derived") or {}).get("theano") or {}
@@ -106,6 +119,7 @@ class CheckResult:
             "source": self.source,
             "verdict": self.verdict(),
             "runs_on": ((self.facts.get("derived") or {}).get("theano") or {}).get("runs_on", "unknown"),
+            "target": self.target(),
             "counts": {s: self.count(s) for s in ("error", "warning", "info")},
             "areas": [a.to_dict() for a in self.areas],
             "diagnoses": [_diag_dict(d) for d in self.diagnoses],
@@ -135,6 +149,12 @@ def _timed_out(value: Any, depth: int = 0) -> bool:
     if isinstance(value, list):
         return any(_timed_out(v, depth + 1) for v in value[:50])
     return False
+
+
+def area_line(facts: Mapping[str, Any], tables: Sequence[str]) -> str:
+    from legacydoc.render.summary import area_line as describe
+
+    return describe(facts, tables)
 
 
 def why_unknown(facts: Mapping[str, Any], tables: Sequence[str], live: bool) -> str:
@@ -181,6 +201,9 @@ def area_statuses(
                 problems=sum(1 for d in mine if d.severity in ("error", "warning")),
                 note=note,
                 undecided=undecided,
+                summary="" if note else area_line(facts, area.tables),
+                rules=[r.id for r in area_rules],
+                log_only=[r.id for r in area_rules if r.log_only],
             )
         )
     return statuses

@@ -204,6 +204,9 @@ def check(
     ),
     output_format: str = _format_option(CHECK_FORMATS),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
+    verbose: bool = typer.Option(
+        False, "-v", "--verbose", help="List every check of each area: fired, passed, or undecided and the facts it lacked."
+    ),
     rules_dirs: Optional[list[Path]] = RulesOpt,
     python: Optional[str] = PythonOpt,
     project: Optional[Path] = ProjectOpt,
@@ -237,6 +240,7 @@ def check(
     # Redacted facts in, so every format agrees with the report and with a replay of it.
     redactor = _redactor(record, no_redact)
     result = diagnose(record, rules, redactor, source)
+    result.verbose = verbose
     echo_any(chosen.render(result, redactor, color=use_color(sys.stdout)) + "\n")
     raise typer.Exit(result.exit_code(strict))
 

@@ -17,7 +17,7 @@ SEED_002 = REPO / "fixtures" / "seed-002-win10-gtx1660s-cuda102" / "facts.toml"
 HEALTHY = REPO / "fixtures" / "healthy-linux-gtx1080ti-cuda102" / "facts.toml"
 
 # The documented shape of `check --format json` (README, "check --format json").
-TOP_KEYS = {"legacydoc_version", "facts_schema", "source", "verdict", "runs_on", "counts", "areas", "diagnoses"}
+TOP_KEYS = {"legacydoc_version", "facts_schema", "source", "verdict", "runs_on", "target", "counts", "areas", "diagnoses"}
 DIAG_KEYS = {"id", "name", "area", "severity", "layer", "title", "why", "fix", "evidence", "references", "explains", "folded"}
 
 
@@ -39,7 +39,8 @@ def test_json_output_has_the_documented_shape(fixture: Path) -> None:
     data = json.loads(proc.stdout)
     assert set(data) == TOP_KEYS
     assert data["facts_schema"] == 1
-    assert data["runs_on"] in ("cpu", "gpu")
+    assert data["runs_on"] in ("cpu", "gpu", "unknown")
+    assert isinstance(data["target"], dict)
     assert [a["name"] for a in data["areas"]] == list(AREAS)
     assert all(a["status"] in ("ok", "warning", "error", "unknown") for a in data["areas"])
     for diag in data["diagnoses"]:
@@ -156,3 +157,17 @@ def test_areas_never_probed_are_unknown_and_say_why_and_which_facts_were_missing
     assert not [d for d in data["diagnoses"] if d["id"] in ("LD305", "LD401", "LD400", "LD115")]
     text = run_cli("check", "--facts", str(record)).stdout
     assert "[ ?? ] cuDNN" in text and "not in the record" in text and "would run is unknown" in text
+
+
+def test_area_lines_say_what_was_found_and_v_lists_every_check(tmp_path: Path) -> None:
+    data = json.loads(run_cli("check", "--facts", str(HEALTHY), "--format", "json").stdout)
+    areas = {a["name"]: a for a in data["areas"]}
+    assert "Python 3." in areas["python"]["summary"] and "numpy" in areas["packages"]["summary"]
+    assert data["target"]["selected_by"] and data["target"]["version"].startswith("3.")
+    text = run_cli("check", "--facts", str(HEALTHY), "-v").stdout
+    assert "LD101 passed" in text and "LD121 reads the log (--log)" in text
+    record = tmp_path / "partial.toml"
+    record.write_text('schema = 1\n[packages.theano]\nname = "Theano"\n')
+    verbose = run_cli("check", "--facts", str(record), "-v").stdout
+    assert "unknown: not in the record" in verbose
+    assert "LD100 undecided: not recorded: python.probe_ok" in verbose

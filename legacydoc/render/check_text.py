@@ -49,15 +49,32 @@ def _diagnosis(diag: Diagnosis, number: str, color: bool, indent: str = "") -> l
 def render_check_text(result: CheckResult, color: bool = False) -> str:
     out = ["legacydoc check: %s" % result.source, ""]
     width = max(len(a.title) for a in result.areas)
+    fired = {d.id for d in result.every()}
     for area in result.areas:
-        detail = "%d check%s" % (area.checked, "" if area.checked == 1 else "s")
+        counts = "%d check%s" % (area.checked, "" if area.checked == 1 else "s")
         if area.problems:
-            detail += ", %d problem%s" % (area.problems, "" if area.problems == 1 else "s")
+            counts += ", %d problem%s" % (area.problems, "" if area.problems == 1 else "s")
         if area.undecided:
-            detail += ", %d undecided (facts not recorded)" % len(area.undecided)
+            counts += ", %d undecided" % len(area.undecided)
         if area.note:
-            detail += "; " + area.note
+            detail = "unknown: %s (%s)" % (area.note, counts)
+        elif area.summary:
+            detail = "%s (%s)" % (area.summary, counts)
+        else:
+            detail = counts
         out.append("  %s %s  %s" % (_paint(MARKS[area.status], area.status, color), area.title.ljust(width), detail))
+        if result.verbose:
+            for rule_id in area.rules:
+                if rule_id in fired:
+                    state = "fired"
+                elif rule_id in area.log_only:
+                    state = "reads the log (--log)"
+                elif rule_id in area.undecided:
+                    missing = ", ".join(area.undecided[rule_id][:4])
+                    state = "undecided" + (": not recorded: %s" % missing if missing else "")
+                else:
+                    state = "passed"
+                out.append("  %s %s %s" % (" " * (len(MARKS["ok"]) + width + 2), rule_id, state))
     out.append("")
     if result.diagnoses:
         out.append("Findings, root cause first:")

@@ -7,7 +7,7 @@ failed is shown as such, so the user knows what could not be read.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Mapping, TextIO
+from typing import Any, Callable, Mapping, Sequence, TextIO
 
 from legacydoc.areas import FACT_TABLES
 
@@ -231,6 +231,22 @@ DESCRIBE: dict[str, AreaLines] = {
 }
 
 
+def area_line(record: Mapping[str, Any], tables: Sequence[str], width: int = 110) -> str:
+    """What was found in an area, on one line: the key versions and paths."""
+    parts: list[str] = []
+    for name in tables:
+        facts = record.get(name)
+        if not isinstance(facts, Mapping) or name not in DESCRIBE:
+            continue
+        try:
+            lines = DESCRIBE[name](facts)
+        except Exception:  # a surprising record must not break the check's first screen
+            continue
+        parts.extend(line for line in lines[:2] if line and "?" not in line)
+    text = "; ".join(parts)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def render_summary(record: Mapping[str, Any], color: bool = False) -> str:
     bold = ("\033[1m", "\033[0m") if color else ("", "")
     out = []
@@ -249,4 +265,4 @@ def render_summary(record: Mapping[str, Any], color: bool = False) -> str:
     return "\n".join(out)
 
 
-__all__ = ["render_summary", "use_color"]
+__all__ = ["area_line", "render_summary", "use_color"]
