@@ -205,7 +205,8 @@ def check(
     output_format: str = _format_option(CHECK_FORMATS),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
     verbose: bool = typer.Option(
-        False, "-v", "--verbose", help="List every check of each area: fired, passed, or undecided and the facts it lacked."
+        False, "-v", "--verbose",
+        help="List every check of each area: fired, passed, or undecided and the facts it lacked.",
     ),
     rules_dirs: Optional[list[Path]] = RulesOpt,
     python: Optional[str] = PythonOpt,
