@@ -73,7 +73,7 @@ def test_markdown_output() -> None:
     assert proc.returncode == 1
     out = proc.stdout
     assert out.startswith("## legacydoc check")
-    assert "| area | status | checks |" in out
+    assert "| area | status | found | checks |" in out
     assert "```\n[dnn]\nenabled = True\n```" in out
     assert "<details><summary>Facts (TOML)</summary>" in out and "```toml" in out
 

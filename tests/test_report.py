@@ -153,7 +153,7 @@ def test_the_zip_layout_and_what_report_prints(world: World) -> None:
     body = texts["commands/" + smi["file"]]
     assert "exit code: 255" in body and "duration: " in body and "Failed to initialize NVML" in body
     md = texts["report.md"]
-    assert md.startswith("## legacydoc check") and "| area | status | checks |" in md
+    assert md.startswith("## legacydoc check") and "| area | status | found | checks |" in md
     assert "<details><summary>Facts (TOML)</summary>" in md and "### About this report" in md
     assert facts.loads(texts["facts.toml"])["redacted"] is True
     # report.json is `check --format json` of the same facts: replaying the zip gives it back

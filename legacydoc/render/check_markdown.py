@@ -55,10 +55,11 @@ def _diagnosis(diag: Diagnosis, level: int) -> list[str]:
 
 def render_check_markdown(result: CheckResult, color: bool = False) -> str:
     out = ["## legacydoc check", "", "**Verdict:** " + md_text(result.verdict()), "", md_text(result.runs_on()), ""]
-    out.extend(["| area | status | checks |", "|---|---|---|"])
+    out.extend(["| area | status | found | checks |", "|---|---|---|---|"])
     for area in result.areas:
         status = STATUS_WORDS[area.status] + (" (%s)" % md_text(area.note).replace("|", "\\|") if area.note else "")
-        out.append("| %s | %s | %d |" % (area.title, status, area.checked))
+        found = md_text(area.summary).replace("|", "\\|")
+        out.append("| %s | %s | %s | %d |" % (area.title, status, found, area.checked))
     out.append("")
     for diag in result.diagnoses:
         out.extend(_diagnosis(diag, 3))
