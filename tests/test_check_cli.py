@@ -171,3 +171,56 @@ def test_area_lines_say_what_was_found_and_v_lists_every_check(tmp_path: Path) -
     verbose = run_cli("check", "--facts", str(record), "-v").stdout
     assert "unknown: not in the record" in verbose
     assert "LD100 undecided: not recorded: python.probe_ok" in verbose
+
+
+NO_GPU_RECORD = r"""schema = 1
+[system]
+os = "linux"
+[python]
+probe_ok = true
+version = "3.8.18"
+executable = "/usr/bin/python3.8"
+[packages]
+found = ["theano", "numpy", "scipy"]
+[packages.theano]
+name = "Theano"
+version = "1.0.5"
+[packages.numpy]
+name = "numpy"
+version = "1.21.6"
+[gpu.nvidia_smi]
+found = false
+searched = ["PATH"]
+[cuda.nvcc]
+found = false
+[cudnn]
+headers = []
+libraries = []
+[libraries.winner]
+[path]
+entries = []
+[compilers]
+found = true
+[compilers.gxx]
+found = true
+path = "/usr/bin/g++"
+version = "9.4.0"
+version_major = 9
+[[theano_config.files]]
+path = "/home/u/.theanorc"
+from = "default"
+exists = true
+readable = true
+kind = "file"
+text = "[global]\ndevice = cuda\nfloatX = float32\n"
+"""
+
+
+def test_without_a_gpu_the_gpu_back_ends_needs_fold_under_the_missing_driver(tmp_path: Path) -> None:
+    """One device=cuda line on a machine with no NVIDIA driver: pygpu and cuDNN are moot."""
+    record = tmp_path / "nogpu.toml"
+    record.write_text(NO_GPU_RECORD)
+    data = json.loads(run_cli("check", "--facts", str(record), "--format", "json").stdout)
+    top = [d["id"] for d in data["diagnoses"]]
+    assert top[0] == "LD200" and "LD115" not in top and "LD305" not in top, top
+    assert {"LD115", "LD305"} <= set(data["diagnoses"][0]["explains"])
