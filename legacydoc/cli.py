@@ -48,7 +48,7 @@ def _version_callback(value: bool) -> None:
 @app.callback()
 def _root(
     version: bool = typer.Option(
-        False, "--version", callback=_version_callback, is_eager=True, help="Print the version and exit."
+        False, "--version", callback=_version_callback, is_eager=True, metavar="", help="Print the version and exit."
     ),
 ) -> None:
     """legacydoc: probe the machine, diagnose it, write a working .theanorc."""
@@ -68,7 +68,7 @@ ProjectOpt = typer.Option(
 TimeoutOpt = typer.Option(10.0, "--timeout", metavar="SECONDS", help="Limit for each external command and probe.")
 RulesOpt = typer.Option(None, "--rules", metavar="DIR", help="An extra rule pack directory (repeatable).")
 ImportCheckOpt = typer.Option(
-    False, "--import-check", help="Also import numpy, theano and pygpu in the target interpreter."
+    False, "--import-check", metavar="", help="Also import numpy, theano and pygpu in the target interpreter."
 )
 LogOpt = typer.Option(
     None, "--log", metavar="FILE",
@@ -77,14 +77,15 @@ LogOpt = typer.Option(
 )  # fmt: skip
 
 
-def echo_any(text: str) -> None:
+def echo_any(text: str, color: Optional[bool] = None) -> None:
     """Print text whatever stdout's encoding: a log's Chinese on a cp1252 console, or
-    through a pipe with PYTHONIOENCODING=latin-1, becomes '?' instead of a crash."""
+    through a pipe with PYTHONIOENCODING=latin-1, becomes '?' instead of a crash. With
+    color=True the ANSI codes stay even off a terminal (FORCE_COLOR)."""
     try:
-        typer.echo(text, nl=False)
+        typer.echo(text, nl=False, color=color)
     except UnicodeEncodeError:
         encoding = getattr(sys.stdout, "encoding", None) or "ascii"
-        typer.echo(text.encode(encoding, "replace").decode(encoding, "replace"), nl=False)
+        typer.echo(text.encode(encoding, "replace").decode(encoding, "replace"), nl=False, color=color)
 
 
 def _with_log(record: dict, log_name: Optional[str], no_redact: bool = False) -> tuple[dict, Optional[str]]:
@@ -144,7 +145,7 @@ def probe_with_log(python: Optional[str], project: Optional[Path], timeout: floa
 NoRedactOpt = typer.Option(
     False,
     "--no-redact",
-    help="Show the user name, host name, home folder, GPU UUIDs and serial numbers instead of "
+    metavar="", help="Show the user name, host name, home folder, GPU UUIDs and serial numbers instead of "
     "<user>, <host>, <home>, ... (secret environment values stay hidden).",
 )
 
@@ -203,10 +204,10 @@ def check(
         None, "--facts", metavar="FILE", help="Diagnose a saved facts record instead of probing this machine."
     ),
     output_format: str = _format_option(CHECK_FORMATS),
-    strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
+    strict: bool = typer.Option(False, "--strict", metavar="", help="Exit 1 on warnings too."),
     verbose: bool = typer.Option(
         False, "-v", "--verbose",
-        help="List every check of each area: fired, passed, or undecided and the facts it lacked.",
+        metavar="", help="List every check of each area: fired, passed, or undecided and the facts it lacked.",
     ),
     rules_dirs: Optional[list[Path]] = RulesOpt,
     python: Optional[str] = PythonOpt,
@@ -242,7 +243,8 @@ def check(
     redactor = _redactor(record, no_redact)
     result = diagnose(record, rules, redactor, source)
     result.verbose = verbose
-    echo_any(chosen.render(result, redactor, color=use_color(sys.stdout)) + "\n")
+    color = use_color(sys.stdout)
+    echo_any(chosen.render(result, redactor, color=color) + "\n", color=color or None)
     raise typer.Exit(result.exit_code(strict))
 
 
@@ -386,13 +388,17 @@ def rules_explain(
 @app.command()
 def theanorc(
     write: bool = typer.Option(
-        False, "--write", help="Write a correct config for this machine (diff, backup, atomic)."
+        False, "--write", metavar="", help="Write a correct config for this machine (diff, backup, atomic)."
     ),
     path: Optional[Path] = typer.Argument(
         None, metavar="[PATH]", help="With --write: where to write (default: the file Theano will really read)."
     ),
-    dry_run: bool = typer.Option(False, "--dry-run", help="With --write: show the file and the diff, write nothing."),
-    yes: bool = typer.Option(False, "--yes", "-y", help="With --write: do not ask before replacing a file."),
+    dry_run: bool = typer.Option(
+        False, "--dry-run", metavar="", help="With --write: show the file and the diff, write nothing."
+    ),
+    yes: bool = typer.Option(
+        False, "--yes", "-y", metavar="", help="With --write: do not ask before replacing a file."
+    ),
     facts_file: Optional[Path] = typer.Option(
         None, "--facts", metavar="FILE", help="Use a saved facts record instead of probing this machine."
     ),
@@ -441,7 +447,7 @@ def bench(
         help="Measure these sizes (default: from 512 up until the rate stops rising).",
     ),
     theano: bool = typer.Option(
-        False, "--theano", help="Also time the product through theano.function in the target interpreter "
+        False, "--theano", metavar="", help="Also time the product through theano.function in the target interpreter "
         "(compiling takes up to two minutes the first time)."
     ),
     output_format: str = _format_option(BENCH_FORMATS),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -224,3 +225,29 @@ def test_without_a_gpu_the_gpu_back_ends_needs_fold_under_the_missing_driver(tmp
     top = [d["id"] for d in data["diagnoses"]]
     assert top[0] == "LD200" and "LD115" not in top and "LD305" not in top, top
     assert {"LD115", "LD305"} <= set(data["diagnoses"][0]["explains"])
+
+
+def test_colour_follows_no_color_force_color_and_term_dumb() -> None:
+    import io
+
+    from legacydoc.render.summary import use_color
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    cases = [({}, Tty(), True), ({"TERM": "dumb"}, Tty(), False), ({"NO_COLOR": "1"}, Tty(), False),
+             ({"FORCE_COLOR": "1"}, io.StringIO(), True), ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, Tty(), False),
+             ({"FORCE_COLOR": "0"}, io.StringIO(), False), ({}, io.StringIO(), False)]
+    for env, stream, expected in cases:
+        saved = {k: os.environ.pop(k, None) for k in ("TERM", "NO_COLOR", "FORCE_COLOR")}
+        try:
+            os.environ.update(env)
+            assert use_color(stream) is expected, env
+        finally:
+            for k in ("TERM", "NO_COLOR", "FORCE_COLOR"):
+                os.environ.pop(k, None)
+                if saved[k] is not None:
+                    os.environ[k] = saved[k]
+    forced = run_cli("check", "--facts", str(HEALTHY), env={"FORCE_COLOR": "1", "NO_COLOR": ""})
+    assert "\x1b[" in forced.stdout

@@ -95,3 +95,11 @@ def test_save_to_unwritable_place_is_one_line(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert "cannot write" in proc.stderr and "does not exist" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_flags_do_not_look_like_they_take_a_value_in_help() -> None:
+    for command in ("check", "probe", "report", "explain", "theanorc", "bench"):
+        proc = run_cli(command, "--help", env={"COLUMNS": "120"})
+        # (typer's own --help line is left as typer draws it)
+        flagged = [line for line in proc.stdout.splitlines() if "<bool>" in line and "--help" not in line]
+        assert proc.returncode == 0 and not flagged, (command, flagged)

@@ -15,8 +15,13 @@ AreaLines = Callable[[Mapping[str, Any]], list[str]]
 
 
 def use_color(stream: TextIO) -> bool:
-    """Colour only on a terminal, and never when NO_COLOR is set (no-color.org)."""
+    """Colour on a terminal that can show it: never with NO_COLOR (no-color.org) or
+    TERM=dumb; always with FORCE_COLOR (a CI log that renders ANSI), unless NO_COLOR."""
     if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR") not in (None, "", "0"):
+        return True
+    if os.environ.get("TERM") == "dumb":
         return False
     try:
         return stream.isatty()
