@@ -667,7 +667,8 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     if fraction is not None:
         d["theano.preallocate_fraction"] = fraction
     ld = effective(facts, "blas.ldflags")
-    if ld is not None:
+    # As for the device: "not set" is known only when every config file was read.
+    if ld is not None and (ld.get("source", "default") != "default" or config_files_read(facts)):
         d["blas.ldflags_set"] = ld.get("source", "default") != "default"
         d["blas.ldflags"] = ld.get("value", "")
     d.update(readiness_facts(facts))
