@@ -476,11 +476,16 @@ def bench(
     from legacydoc.probes import collect_all
 
     ctx = build_context(python, project, timeout, import_check)
+    # Progress on stderr, only for a person at a terminal: a pipe or a CI log stays clean.
+    on_terminal = sys.stderr is not None and sys.stderr.isatty()
+    if on_terminal:
+        typer.echo("legacydoc bench: probing this machine ...", err=True)
     record = facts.new_record(collect_all(ctx))
     # The interpreter paths in the output can hold the user's name: the same redaction stage.
     redactor = _redactor(record, no_redact)
     options = BenchOptions(seconds=budget, sizes=chosen, theano=theano)
-    report = run_bench(ctx, options, record=record, redactor=redactor)
+    progress = (lambda line: typer.echo(redactor.text(line), err=True)) if on_terminal else None
+    report = run_bench(ctx, options, record=record, redactor=redactor, progress=progress)
     typer.echo(chosen_format.render(report, redactor))
 
 

@@ -83,6 +83,37 @@ def test_text_in_legacydocs_own_interpreter(capsys, tmp_path: Path) -> None:
     assert "float32 sustained" in out and "@ n=32" in out
     assert "The machine's limit" in out
     assert "Findings" in out
+    assert "GFLOPS" not in err and "probing" not in err  # no progress off a terminal
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
+def test_progress_goes_to_a_terminal_on_stderr_a_line_per_size(tmp_path: Path) -> None:
+    import os
+    import pty
+
+    master, slave = pty.openpty()
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "legacydoc", "bench", "--python", sys.executable, "--sizes", "32,64", "--seconds",
+         "0.4", "--format", "json"],
+        stdout=subprocess.PIPE, stderr=slave, env=env, cwd=str(tmp_path))
+    os.close(slave)
+    out, _ = proc.communicate(timeout=120)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    err = b"".join(chunks).decode("utf-8", "replace")
+    assert proc.returncode == 0
+    assert "probing this machine" in err
+    assert "float32 n=32:" in err and "float32 n=64:" in err and "float64 n=64:" in err
+    assert "GFLOPS" not in out.decode() or json.loads(out)  # stdout stays the report alone
 
 
 @pytest.mark.legacy

@@ -13,7 +13,7 @@ import sys
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from legacydoc.bench import facts as bench_facts
 from legacydoc.bench.gemm import DEFAULT_SECONDS, Side, make_plan, run_in_process, split_budget
@@ -118,6 +118,7 @@ def run_bench(
     rules: Optional[Sequence[Rule]] = None,
     record: Optional[dict[str, Any]] = None,
     redactor: Optional[Redactor] = None,
+    progress: Optional[Callable[[str], None]] = None,
 ) -> BenchReport:
     """Everything `legacydoc bench` reports. ``record`` is the facts when they were probed
     already (the CLI probes first, to build the redactor); without it this probes. The
@@ -137,14 +138,22 @@ def run_bench(
     with_target = not error and not same_interpreter(path)
     machine_s, target_s = split_budget(options.seconds, with_target)
 
+    say = progress or (lambda line: None)
     memory = get(record, "system.memory_available_mib")
-    machine = run_in_process(make_plan(machine_s, options.sizes, available_mib=memory))
+    say("legacydoc's numpy, up to %.0f s:" % machine_s)
+    machine = run_in_process(
+        make_plan(machine_s, options.sizes, available_mib=memory),
+        on_size=lambda dtype, n, rate: say("  %s n=%d: %.1f GFLOPS" % (dtype, n, rate / 1e9)),
+    )
+    if with_target:
+        say("the target Python's numpy (%s), up to %.0f s ..." % (path, target_s))
     target = measure_target(ctx, path, error, machine, make_plan(target_s, options.sizes, available_mib=memory))
     theano = None
     if options.theano:
         if error:
             theano = TheanoRun(stage="import", error=error, python=path)
         else:
+            say("Theano's own GEMM in the target Python ...")
             theano = run_theano(ctx, path, theano_size(options, machine), max(0.5, options.seconds / 3.0))
 
     peak = estimate_peak(record, machine)

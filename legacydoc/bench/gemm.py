@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 DTYPES: tuple[str, ...] = ("float32", "float64")
 DEFAULT_SECONDS = 6.0
@@ -283,7 +283,11 @@ def side_from_report(report: Mapping[str, Any], label: str) -> Side:
     return side
 
 
-def run_in_process(plan: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None) -> Side:
+def run_in_process(
+    plan: Mapping[str, Any],
+    environ: Optional[Mapping[str, str]] = None,
+    on_size: Optional[Callable[[str, int, float], None]] = None,
+) -> Side:
     """Measure legacydoc's own numpy (imported here, not at module import)."""
     from legacydoc.bench import target_bench_script as script
 
@@ -291,5 +295,5 @@ def run_in_process(plan: Mapping[str, Any], environ: Optional[Mapping[str, str]]
         import numpy as np
     except Exception as exc:  # legacydoc depends on numpy, but a broken install happens
         return Side(label="machine", error="%s: %s" % (type(exc).__name__, exc))
-    report = script.run_gemm(np, dict(plan), environ=dict(os.environ if environ is None else environ))
+    report = script.run_gemm(np, dict(plan), environ=dict(os.environ if environ is None else environ), on_size=on_size)
     return side_from_report(report, "machine")

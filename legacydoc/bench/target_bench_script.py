@@ -186,7 +186,7 @@ def measure(factory, n, share_s, options, deadline, clock):
     return Measured(n, call, times, t2 - t1, t1 - t0)
 
 
-def sweep(factory, sizes, budget_s, options, clock, bytes_per_size=None):
+def sweep(factory, sizes, budget_s, options, clock, bytes_per_size=None, on_size=None):
     # factory(n) -> call. With sizes given, each is measured with an equal share of the
     # budget. Without, the ladder is climbed from 512 until the rate stops rising, the
     # next size would not fit in the budget or in memory; what is left of the budget then
@@ -219,6 +219,8 @@ def sweep(factory, sizes, budget_s, options, clock, bytes_per_size=None):
             share = remaining * options["explore_share"]
         current = measure(factory, n, share, options, deadline, clock)
         measured.append(current)
+        if on_size is not None:
+            on_size(n, current.rate())
         rising = best is None or current.rate() >= best.rate() * (1.0 + options["rise"])
         if best is None or current.rate() > best.rate():
             if best is not None:
@@ -583,7 +585,8 @@ def plan_options(plan):
     return options
 
 
-def run_gemm(np, plan, environ=None, clock=None):
+def run_gemm(np, plan, environ=None, clock=None, on_size=None):
+    # on_size(dtype, n, flops_per_s) after each size: progress for a terminal (in-process only).
     # The numpy side: a sweep per dtype, each with its share of the budget.
     environ = os.environ if environ is None else environ
     clock = clock or clock_function()
@@ -619,7 +622,11 @@ def run_gemm(np, plan, environ=None, clock=None):
             return 3 * n * n * itemsize
 
         try:
-            results[dtype] = sweep(factory, sizes, dtype_budget, options, clock, nbytes)
+            each = None
+            if on_size is not None:
+                def each(n, rate, dtype=dtype):
+                    on_size(dtype, n, rate)
+            results[dtype] = sweep(factory, sizes, dtype_budget, options, clock, nbytes, each)
         except MemoryError:
             results[dtype] = {"error": "MemoryError: not enough memory for these matrices"}
         except Exception as exc:
