@@ -151,12 +151,6 @@ def _timed_out(value: Any, depth: int = 0) -> bool:
     return False
 
 
-def area_line(facts: Mapping[str, Any], tables: Sequence[str]) -> str:
-    from legacydoc.render.summary import area_line as describe
-
-    return describe(facts, tables)
-
-
 def why_unknown(facts: Mapping[str, Any], tables: Sequence[str], live: bool) -> str:
     """Why nothing can be said about an area: '' when its tables were read."""
     from legacydoc.factschema.tables import PROBE_MARKERS
@@ -177,6 +171,8 @@ def area_statuses(
     facts: Mapping[str, Any], rules: Sequence[Rule], diagnoses: Sequence[Diagnosis], live: bool = True
 ) -> list[AreaStatus]:
     every = _flatten(diagnoses)
+    from legacydoc.render.summary import area_line  # what was found, one line an area
+
     undecided_all = unknown_rules(rules, facts)
     statuses = []
     for area in AREAS:

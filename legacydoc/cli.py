@@ -88,18 +88,24 @@ def echo_any(text: str, color: Optional[bool] = None) -> None:
         typer.echo(text.encode(encoding, "replace").decode(encoding, "replace"), nl=False, color=color)
 
 
-def _with_log(record: dict, log_name: Optional[str], no_redact: bool = False) -> tuple[dict, Optional[str]]:
-    """The record with the log's messages as its ``log`` table (legacydoc.logfile), and the
-    log's text. The log was written on this machine, whatever the record describes, so
-    this machine's identity is taken out of both here; the record's own redaction follows."""
+def _read_log(log_name: Optional[str]) -> Any:
+    """The --log input, read once, before any probing (an unreadable one fails first)."""
     if log_name is None:
-        return record, None
+        return None
+    from legacydoc.logfile import read_log
+
+    return read_log(log_name)
+
+
+def _log_table(log: Any, no_redact: bool) -> tuple[dict, str]:
+    """The log's ``log`` table (legacydoc.logfile) and its text. The log was written on
+    this machine, whatever record it goes with, so this machine's identity is taken out
+    here; the record's own redaction follows, as for every output."""
     import os
 
-    from legacydoc.logfile import log_facts, log_text, read_log
+    from legacydoc.logfile import log_facts
     from legacydoc.redact import for_this_machine
 
-    log = read_log(log_name)
     here = for_this_machine(os.environ, identity=not no_redact)
     table = log_facts(log)
     table["matches"] = [
@@ -108,9 +114,15 @@ def _with_log(record: dict, log_name: Optional[str], no_redact: bool = False) ->
         for m in table["matches"]
     ]
     table["source"] = here.text(str(table["source"]))
-    record = dict(record)
-    record["log"] = table
-    return record, here.text(log_text(log))
+    return table, here.text(log.text)
+
+
+def _with_log(record: dict, log: Any, no_redact: bool) -> tuple[dict, Optional[str]]:
+    """The record with the log's table added (as given when there is no log), and the text."""
+    if log is None:
+        return record, None
+    table, text = _log_table(log, no_redact)
+    return {**record, "log": table}, text
 
 
 # An hour per command is far beyond any real probe; more would overflow the clocks.
@@ -228,17 +240,16 @@ def check(
 
     chosen = choose(CHECK_FORMATS, output_format)
     rules = _load_rules(rules_dirs)  # a broken rule pack fails before any probing
+    log = _read_log(log_file)
     if facts_file is not None:
         from legacydoc import replay
 
         replayed = replay.load(facts_file, with_commands=False)
         record, source = replayed.record, replayed.source
     else:
-        if log_file is not None and log_file != "-":
-            _with_log({}, log_file)  # an unreadable log fails before a probe that takes seconds
         record = probe_machine(python, project, timeout, import_check)
         source = "this machine"
-    record, _text = _with_log(record, log_file, no_redact)
+    record, _text = _with_log(record, log, no_redact)
     # Redacted facts in, so every format agrees with the report and with a replay of it.
     redactor = _redactor(record, no_redact)
     result = diagnose(record, rules, redactor, source)
@@ -272,6 +283,7 @@ def report(
 
     check_writable(output, need_read=False)  # refuse before probing
     rules = _load_rules(rules_dirs)
+    log = _read_log(log_file)
     log_text: Optional[str] = None
     if facts_file is not None:
         from legacydoc import replay
@@ -281,12 +293,10 @@ def report(
         commands = [CommandOutput.from_saved(meta, body) for meta, body in replayed.commands]
         log_text = replayed.log_text  # a report rebuilt from a report keeps its log
     else:
-        if log_file is not None and log_file != "-":
-            _with_log({}, log_file)  # an unreadable log fails before probing
         record, probe_log = probe_with_log(python, project, timeout, import_check)
         source = "this machine"
         commands = [CommandOutput.from_result(r) for r in probe_log.results]
-    record, new_log = _with_log(record, log_file, no_redact)
+    record, new_log = _with_log(record, log, no_redact)
     if new_log is not None:
         log_text = new_log
     written = write_report(output, record, rules, commands, _redactor(record, no_redact), source, log_text)
@@ -319,7 +329,7 @@ def explain(
     import os
 
     from legacydoc.explain import explain as explain_log
-    from legacydoc.logfile import LogInput, log_facts, read_log
+    from legacydoc.logfile import LogInput
     from legacydoc.logscan import clean
     from legacydoc.redact import for_this_machine
 
@@ -333,22 +343,21 @@ def explain(
         from legacydoc import replay
 
         replayed = replay.load(facts_file, with_commands=False)
-        record, facts_source = replayed.record, replayed.source
+        # its path is on this machine, whatever machine the record describes
+        record = replayed.record
+        facts_source = for_this_machine(os.environ, identity=not no_redact).text(replayed.source)
     if text is not None:
         pasted = clean(text.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
         log = LogInput(pasted, "utf-8", "--text", False, len(pasted))
     else:
         if log_file in (None, "-") and sys.stdin is not None and sys.stdin.isatty():
             typer.echo("Paste the error message, then press Ctrl-D (Windows: Ctrl-Z, Enter).", err=True)
-        log = read_log(log_file or "-")
+        log = _read_log(log_file or "-")
+    table, _text = _log_table(log, no_redact)  # this machine's identity out of the log
     redactor = (_redactor(record, no_redact) if record is not None
                 else for_this_machine(os.environ, identity=not no_redact))
-    result = explain_log(log_facts(log), rules, record, facts_source)
-    out = chosen.render(result, redactor)
-    if record is not None:  # the record's identity is out; the log may also hold this machine's
-        here = for_this_machine(os.environ, identity=not no_redact)
-        out = here.json_text(out) if chosen.redaction == "json" else here.text(out)
-    echo_any(out)
+    result = explain_log(table, rules, record, facts_source)
+    echo_any(chosen.render(result, redactor))
     raise typer.Exit(result.exit_code())
 
 

@@ -445,10 +445,17 @@ def era_facts(facts: Mapping[str, Any], era: Optional[Mapping[str, Any]]) -> dic
     return out
 
 
-def era_of(flavour: Mapping[str, Any]) -> Optional[dict[str, Any]]:
+def installed_dist(flavour: Mapping[str, Any]) -> Optional[str]:
+    """'Theano' or 'Theano-PyMC' when the installed release is known, else None."""
     if flavour.get("flavour") in (None, "none") or not flavour.get("version"):
         return None
-    dist = "Theano-PyMC" if flavour["flavour"] == "theano-pymc" else "Theano"
+    return "Theano-PyMC" if flavour["flavour"] == "theano-pymc" else "Theano"
+
+
+def era_of(flavour: Mapping[str, Any]) -> Optional[dict[str, Any]]:
+    dist = installed_dist(flavour)
+    if dist is None:
+        return None
     return knowledge.default().theano_era(dist, flavour["version"])
 
 
@@ -485,9 +492,9 @@ def preallocate_fraction(facts: Mapping[str, Any]) -> Optional[float]:
 
 def theano_facts(facts: Mapping[str, Any], flavour: Mapping[str, Any]) -> tuple[dict[str, Any], Optional[dict]]:
     out: dict[str, Any] = dict(flavour)
-    if flavour.get("flavour") in (None, "none") or not flavour.get("version"):
+    dist = installed_dist(flavour)
+    if dist is None:
         return out, None
-    dist = "Theano-PyMC" if flavour["flavour"] == "theano-pymc" else "Theano"
     release = knowledge.default().theano_release(dist, flavour["version"])
     out["release_known"] = release is not None
     python = get(facts, "python.version")

@@ -128,10 +128,6 @@ def read_log(name: str, stdin: Optional[BinaryIO] = None) -> LogInput:
         raise Refused("%s: cannot read the log: %s" % (shown, exc.strerror or exc)) from None
 
 
-def log_text(log: LogInput) -> str:
-    return log.text
-
-
 def log_facts(log: LogInput) -> dict:
     """The record's ``log`` table for this input (legacydoc.logscan.text_table)."""
     from legacydoc import logscan

@@ -329,3 +329,16 @@ def test_explain_with_facts_decides_per_item_rules_and_suggests_a_runnable_comma
     assert b'legacydoc check --log "%s"' % str(spaced).encode() in cli("explain", str(spaced)).stdout
     pasted = cli("explain", "--text", "ERROR (theano.gpuarray): Could not initialize pygpu, support disabled")
     assert b"check --log FILE (save the error output to FILE first)" in pasted.stdout
+
+
+def test_explain_with_facts_hides_this_machines_home_in_the_facts_path(tmp_path: Path) -> None:
+    home = tmp_path / "home" / "dave"
+    home.mkdir(parents=True)
+    facts_copy = home / "ticket.toml"
+    facts_copy.write_bytes((TICKETS / "gh-sdae-4" / "facts.toml").read_bytes())
+    log = home / "run.log"
+    log.write_bytes((TICKETS / "gh-sdae-4" / "log.txt").read_bytes())
+    for fmt in ("text", "json", "markdown"):
+        proc = cli("explain", str(log), "--facts", str(facts_copy), "--format", fmt,
+                   env={"HOME": str(home), "USER": "dave"})
+        assert proc.returncode == 0 and str(home).encode() not in proc.stdout, fmt
