@@ -75,6 +75,8 @@ DERIVED: dict[str, str] = {
     "gxx.found": "a g++ Theano would use was found",
     "theano.visible_gpus": "GPUs a CUDA program sees (gpu.count, narrowed by CUDA_VISIBLE_DEVICES)",
     "theano.backend_known": "the back-end is known (the device setting was read)",
+    "pygpu.installed_not_importable": "pygpu is recorded installed but the log shows Theano could not import it",
+    "theano.backend_from_log": "the log message that shows the back-end when the device setting was not read",
     "theano.device_gpu": "what device=gpu* does in the installed release (theano_eras: old-backend, "
                          "old-backend-deprecated-warning, error)",
     "theano.old_backend": "the old CUDA back-end in that release: main, deprecated or removed",
@@ -614,6 +616,15 @@ def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[
             if count is not None:
                 out["visible_gpus"] = count
                 out["device_exists"] = number < count
+    if "backend" not in out:
+        # No device setting in the record, but the log was printed by one back-end's module.
+        from legacydoc.messages import shown_by_log
+
+        shown = shown_by_log(facts)
+        for name, which in (("gpuarray-backend", "gpuarray"), ("old-backend", "old")):
+            if name in shown:
+                out["backend"], out["backend_from_log"], out["wants_gpu"] = which, shown[name], True
+                break
     decision = readiness.gpu_decision(facts, device, theano_version, blockers=blockers)
     out["runs_on"] = decision.runs_on
     if decision.reasons:
@@ -633,6 +644,9 @@ def readiness_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
     if pygpu is not None:
         out["pygpu.usable"] = pygpu
         out["pygpu.evidence"] = why
+        # Installed, yet the user's run could not import it: not the missing-pygpu case.
+        out["pygpu.installed_not_importable"] = (
+            not pygpu and readiness.log_shows_pygpu_import_failed(facts) and bool(readiness.pygpu_installed(facts)))
     compiler = readiness.compiler_usable(facts)
     if compiler is not None:
         out["compiler.usable"] = compiler

@@ -6,7 +6,8 @@ re.MULTILINE; named groups capture the variable parts), a real ``example`` it mu
 the ``tool`` and ``releases`` that print it, the ``source`` line that raises it, what it
 ``means``, its ``causes`` in order (each ``{ cause, text, rules }``), what ``tells_apart``
 those causes, the ``fixes``, public ``reports`` that quote it, and ``rules``: the rules the
-message alone is evidence for (the rule fires on it unless the facts contradict it).
+message alone is evidence for (the rule fires on it unless the facts contradict it), and
+``shows``: what the message proves about the machine where the record is silent (SHOWS).
 """
 
 from __future__ import annotations
@@ -21,7 +22,15 @@ from legacydoc import locate
 from legacydoc.errors import UsageError
 
 REQUIRED = ("id", "pattern", "example", "tool", "source", "meaning", "causes")
-OPTIONAL = ("releases", "tells_apart", "fixes", "reports", "rules", "within", "note")
+OPTIONAL = ("releases", "tells_apart", "fixes", "reports", "rules", "within", "note", "shows")
+# What a message can prove about the machine it was printed on. Only the module that prints
+# it decides: theano.gpuarray's messages exist only when that back-end was chosen, and
+# "pygpu was configured but could not be imported" means `import pygpu` failed there.
+SHOWS = {
+    "gpuarray-backend": "Theano ran with the new GPU back-end (theano.gpuarray, pygpu)",
+    "old-backend": "Theano ran with the old GPU back-end (theano.sandbox.cuda, device=gpu*)",
+    "pygpu-import-failed": "`import pygpu` failed in the interpreter that printed the log",
+}
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
@@ -51,6 +60,7 @@ class Message:
     reports: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()  # what the message alone is evidence for
     within: tuple[str, ...] = ()  # messages this one is usually wrapped in (the umbrellas)
+    shows: tuple[str, ...] = ()  # what the message proves about the machine (SHOWS)
     origin: str = field(default="", compare=False)
 
     def all_rules(self) -> list[str]:
@@ -98,6 +108,10 @@ def message_from_table(table: Any, origin: str) -> Message:
             raise CatalogueError("%s: each cause is a table with 'text' (and 'cause', 'rules')" % where)
         causes.append(Cause(str(entry.get("cause", "")), entry["text"],
                             _strings(entry.get("rules", []), "rules", where)))
+    shows = _strings(table.get("shows", []), "shows", where)
+    for name in shows:
+        if name not in SHOWS:
+            raise CatalogueError("%s: 'shows' has unknown '%s' (known: %s)" % (where, name, ", ".join(sorted(SHOWS))))
     return Message(
         id=table["id"],
         pattern=pattern,
@@ -112,6 +126,7 @@ def message_from_table(table: Any, origin: str) -> Message:
         reports=_strings(table.get("reports", []), "reports", where),
         rules=_strings(table.get("rules", []), "rules", where),
         within=_strings(table.get("within", []), "within", where),
+        shows=shows,
         origin=origin,
     )
 
@@ -142,3 +157,17 @@ def catalogue() -> tuple[Message, ...]:
 
 def by_id(messages: Sequence[Message]) -> dict[str, Message]:
     return {m.id: m for m in messages}
+
+
+def shown_by_log(record: Mapping[str, Any]) -> dict[str, str]:
+    """What the messages found in the record's log prove (SHOWS name -> message id)."""
+    ids = record.get("log", {}).get("ids") if isinstance(record.get("log"), Mapping) else None
+    if not isinstance(ids, list):
+        return {}
+    known = by_id(catalogue())
+    out: dict[str, str] = {}
+    for message_id in ids:
+        message = known.get(str(message_id))
+        for name in message.shows if message is not None else ():
+            out.setdefault(name, message.id)
+    return out

@@ -66,18 +66,36 @@ def pygpu_status(record: Mapping[str, Any]) -> tuple[Optional[bool], str]:
         if check.get("ok"):
             return True, "import pygpu worked (pygpu %s)" % check.get("version", "of unknown version")
         return False, "import pygpu failed: %s" % check.get("error", "an error legacydoc did not record")
-    dist = get(record, "packages.pygpu")
-    if isinstance(dist, Mapping):
-        version = dist.get("version")
-        return True, "pygpu %s is installed" % version if version else "pygpu is installed (version not recorded)"
-    conda = get(record, "packages.conda.pygpu")
-    if isinstance(conda, Mapping):
-        return True, "conda package pygpu %s is installed" % conda.get("version", "(version not recorded)")
-    if get(record, "packages.pygpu_import_dir"):
-        return True, "a pygpu package is on sys.path (%s)" % get(record, "packages.pygpu_import_dir")
+    installed = pygpu_installed(record)
+    if log_shows_pygpu_import_failed(record):  # the user's own run is a real import, and it failed
+        if installed:
+            return False, "%s, but the log shows Theano could not import it" % installed
+        return False, "the log shows Theano could not import pygpu"
+    if installed:
+        return True, installed
     if not packages_recorded(record):
         return None, "the target's packages were not read"
     return False, "pygpu is not installed in the target interpreter"
+
+
+def log_shows_pygpu_import_failed(record: Mapping[str, Any]) -> bool:
+    from legacydoc.messages import shown_by_log
+
+    return "pygpu-import-failed" in shown_by_log(record)
+
+
+def pygpu_installed(record: Mapping[str, Any]) -> str:
+    """How the record shows a pygpu installation, in words ('' when it does not)."""
+    dist = get(record, "packages.pygpu")
+    if isinstance(dist, Mapping):
+        version = dist.get("version")
+        return "pygpu %s is installed" % version if version else "pygpu is installed (version not recorded)"
+    conda = get(record, "packages.conda.pygpu")
+    if isinstance(conda, Mapping):
+        return "conda package pygpu %s is installed" % conda.get("version", "(version not recorded)")
+    if get(record, "packages.pygpu_import_dir"):
+        return "a pygpu package is on sys.path (%s)" % get(record, "packages.pygpu_import_dir")
+    return ""
 
 
 def theano_cxx(record: Mapping[str, Any]) -> Optional[str]:
