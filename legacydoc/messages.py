@@ -168,6 +168,7 @@ def shown_by_log(record: Mapping[str, Any]) -> dict[str, str]:
     out: dict[str, str] = {}
     for message_id in ids:
         message = known.get(str(message_id))
-        for name in message.shows if message is not None else ():
-            out.setdefault(name, message.id)
+        if message is not None:
+            for name in message.shows:
+                out.setdefault(name, message.id)
     return out
