@@ -30,6 +30,7 @@ SHOWS = {
     "gpuarray-backend": "Theano ran with the new GPU back-end (theano.gpuarray, pygpu)",
     "old-backend": "Theano ran with the old GPU back-end (theano.sandbox.cuda, device=gpu*)",
     "pygpu-import-failed": "`import pygpu` failed in the interpreter that printed the log",
+    "old-backend-removed": "the Theano that printed it no longer has the old back-end (0.10 and later)",
 }
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 

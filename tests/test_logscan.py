@@ -61,3 +61,10 @@ def test_a_catalogue_entry_whose_pattern_misses_its_example_is_refused() -> None
              "causes": [{"text": "c"}]}
     with pytest.raises(CatalogueError, match="does not match its own example"):
         message_from_table(table, "m.toml")
+
+
+def test_a_catalogue_entry_that_shows_an_unknown_thing_is_refused() -> None:
+    table = {"id": "x-y", "pattern": "abc", "example": "abc", "tool": "t", "source": "s", "meaning": "m",
+             "causes": [{"text": "c"}], "shows": ["gpu-is-fast"]}
+    with pytest.raises(CatalogueError, match="'shows' has unknown 'gpu-is-fast'"):
+        message_from_table(table, "m.toml")

@@ -129,9 +129,10 @@ def _file_values(
     return merged, places
 
 
-def effective_config(record: Mapping[str, Any]) -> EffectiveConfig:
-    """Every option of the installed release, its value and where it comes from."""
-    release = select_release(record)
+def effective_config(record: Mapping[str, Any], release: Optional[Release] = None) -> EffectiveConfig:
+    """Every option of the installed release (or of ``release``), its value and where it
+    comes from."""
+    release = release or select_release(record)
     schema = load_schema(release.schema_id)
     files = view_files(record)
     flags = parse_flags(machine.theano_flags(record) or "")

@@ -11,6 +11,7 @@ means: delete the line(s). The kinds are listed in :data:`KINDS`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping, Optional
 
 from legacydoc.theanorc.checks.base import KINDS, Context, Finding
@@ -28,6 +29,7 @@ from legacydoc.theanorc.checks.values import (
     check_interpolation,
 )
 from legacydoc.theanorc.effective import EffectiveConfig, Setting, effective_config
+from legacydoc.theanorc.schema import CANDIDATE_SCHEMAS, OLD_BACKEND_SCHEMAS, select_release
 
 __all__ = ["KINDS", "Finding", "derive_config_facts", "find_problems"]
 
@@ -82,25 +84,65 @@ def derive_config_facts(record: Mapping[str, Any]) -> dict[str, Any]:
     (key options, nested by their dots: effective.blas.ldflags.value), theano_flavour,
     theano_version, schema, schema_reason, files_read, import_fails, import_error.
     """
-    config = effective_config(record)
-    findings = find_problems(record, config)
+    release = select_release(record)
+    if release.version_unknown:
+        configs = [effective_config(record, replace(release, schema_id=schema))
+                   for schema in candidate_schemas(record, release.flavour)]
+    else:
+        configs = [effective_config(record, release)]
+    config = configs[-1]  # the newest candidate words the findings
+    findings = _agreed_findings(record, configs)
     effective: dict[str, Any] = {}
     for name in KEY_OPTIONS:
-        setting = config.get(name)
+        setting = _agreed_setting(configs, name)
         if setting is not None:
             _nest(effective, name, _effective_fact(setting))
+    import_error = config.import_error if all(c.import_error for c in configs) else None
     table: dict[str, Any] = {
         "theano_flavour": config.release.flavour,
         "schema": config.schema.id,
         "schema_reason": config.release.reason,
         "files_read": [s.path for s in config.files if s.read],
-        "import_fails": config.import_error is not None,
+        "import_fails": import_error is not None,
         "findings": [f.to_fact() for f in findings],
         "finding_kinds": sorted({f.kind for f in findings}),
         "effective": effective,
     }
     if config.release.version:
         table["theano_version"] = config.release.version
-    if config.import_error:
-        table["import_error"] = config.import_error
+    if import_error:
+        table["import_error"] = import_error
     return {"config": table}
+
+
+def candidate_schemas(record: Mapping[str, Any], flavour: str) -> tuple[str, ...]:
+    """The releases an installed Theano of unrecorded version may be; a message in the log
+    that only some releases print narrows them."""
+    from legacydoc.messages import shown_by_log
+
+    shown = shown_by_log(record)
+    schemas = CANDIDATE_SCHEMAS[flavour]
+    if "old-backend" in shown:
+        schemas = tuple(s for s in schemas if s in OLD_BACKEND_SCHEMAS) or schemas
+    elif "old-backend-removed" in shown:
+        schemas = tuple(s for s in schemas if s not in OLD_BACKEND_SCHEMAS) or schemas
+    return schemas
+
+
+def _agreed_findings(record: Mapping[str, Any], configs: list[EffectiveConfig]) -> list[Finding]:
+    """The findings every candidate release makes (one release: all of its findings).
+    "cnmem was removed in 1.0" is not a claim about a Theano whose release is unknown."""
+    per_release = [find_problems(record, c) for c in configs]
+
+    def key(f: Finding) -> tuple[Any, ...]:
+        return (f.kind, f.file, f.line, f.option)
+
+    agreed = set.intersection(*({key(f) for f in found} for found in per_release))
+    return [f for f in per_release[-1] if key(f) in agreed]
+
+
+def _agreed_setting(configs: list[EffectiveConfig], name: str) -> Optional[Setting]:
+    """The option's setting in the newest candidate release that has it, and valid there
+    when any does: lib.cnmem exists only before 1.0, device=gpu is valid only before 1.0."""
+    settings = [s for s in (c.get(name) for c in reversed(configs)) if s is not None]
+    return next((s for s in settings if s.ok), settings[0] if settings else None)

@@ -103,11 +103,25 @@ class Release:
     version: Optional[str]  # the installed version; None when none is installed
     schema_id: str
     reason: str  # one line: why this schema
+    # Installed, but the record does not say which release (a ticket, a partial replay):
+    # only what holds for every candidate release may be claimed (CANDIDATE_SCHEMAS).
+    version_unknown: bool = False
 
     @property
     def label(self) -> str:
         name = "Theano-PyMC" if self.flavour == "theano-pymc" else "Theano"
-        return "%s %s" % (name, self.version) if self.version else "%s (not installed)" % name
+        if self.version:
+            return "%s %s" % (name, self.version)
+        return "%s (release not recorded)" % name if self.version_unknown else "%s (not installed)" % name
+
+
+# The schemas of the releases that still have the old back-end (device=gpu).
+OLD_BACKEND_SCHEMAS = frozenset({"theano-0.8.2", "theano-0.9.0"})
+# The releases an installed Theano of unknown version may be, oldest first, newest last.
+CANDIDATE_SCHEMAS: dict[str, tuple[str, ...]] = {
+    "theano": ("theano-0.8.2", "theano-0.9.0", "theano-1.0.5"),
+    "theano-pymc": ("theano-1.0.5", "theano-pymc-1.1.2"),
+}
 
 
 def _version_of(table: Any) -> Optional[str]:
@@ -150,6 +164,12 @@ def select_release(record: Mapping[str, Any]) -> Release:
         # Only Theano-PyMC has 1.1.x; a 1.0.x text cannot tell the two apart.
         flavour = "theano-pymc" if parsed is not None and parsed >= Version("1.1") else "theano"
         version, why = text_v, "theano %s found on sys.path without package metadata" % text_v
+    elif isinstance(packages.get("theano-pymc"), Mapping) or isinstance(packages.get("theano"), Mapping):
+        flavour = "theano" if isinstance(packages.get("theano"), Mapping) else "theano-pymc"
+        return Release(flavour, None, DEFAULT_SCHEMA,
+                       "%s is installed but its release was not recorded: only what every release "
+                       "would say is claimed" % ("Theano" if flavour == "theano" else "Theano-PyMC"),
+                       version_unknown=True)
     else:
         return Release("theano", None, DEFAULT_SCHEMA,
                        "no Theano installed in the target interpreter: Theano 1.0.5 rules assumed")
