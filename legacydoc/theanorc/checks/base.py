@@ -20,6 +20,7 @@ KINDS: dict[str, str] = {
     "old-gpu-backend": "device = gpu*: the old backend (removed in Theano 1.0)",
     "option-no-effect": "an option that only configured the old device=gpu backend, used with device=cuda",
     "force-device-no-effect": "force_device has no effect in Theano 1.0",
+    "gpu-device-name": "device = cuda<not a number> (or a malformed opencl name): pygpu cannot parse it",
     "cuda-without-pygpu": "device = cuda* but pygpu is not usable: Theano runs on the CPU",
     "cuda-without-gpu": "device = cuda* but no working NVIDIA GPU was found",
     "cuda-without-compiler": "device = cuda* but no C++ compiler: the gpuarray backend refuses to start",

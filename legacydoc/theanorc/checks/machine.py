@@ -25,6 +25,15 @@ def check_gpu(ctx: Context) -> None:
     fields = dict(file=anchor.origin.file if anchor.origin.source == "file" else anchor.origin.source,
                   line=anchor.origin.line, section="global", option=anchor.option["option"], value=anchor.value)
     to_cpu = _fix_for(anchor, "cpu") if anchor.name == "device" else _fix_for(anchor, "")
+    if anchor.name in ("device", "init_gpu_device") and not pygpu_parses_device(str(anchor.value)):
+        ctx.add(
+            "gpu-device-name", "error",
+            "%s: %s=%s is accepted by Theano, but pygpu reads what follows 'cuda' as a GPU number (opencl: "
+            "'<platform>:<device>') and raises ValueError; Theano logs \"Could not initialize pygpu, support "
+            "disabled\" and runs on the CPU. Use cuda (the driver picks a GPU) or cuda0, cuda1 ..."
+            % (where, anchor.name, anchor.value),
+            _fix_for(anchor, "cuda" if str(anchor.value).startswith("cuda") else "opencl0:0"), **fields,
+        )
     usable, evidence = readiness.pygpu_status(ctx.record)
     if usable is False:
         pin = "pygpu=0.7" if ctx.schema.id in ("theano-1.0.5", "theano-pymc-1.1.2") else "pygpu=0.6"
@@ -70,6 +79,20 @@ def check_gpu(ctx: Context) -> None:
             line=anchor.origin.line if floatx.is_default else floatx.origin.line, section="global", option="floatX",
             value="float64",
         )
+
+
+def pygpu_parses_device(value: str) -> bool:
+    """Would pygpu_init() accept this device name? (libgpuarray v0.6.2-v0.7.6
+    pygpu/gpuarray.pyx: int(dev[4:]) for cuda, '<int>:<int>' for opencl)."""
+    if value.startswith("cuda"):
+        try:
+            return value[4:] == "" or isinstance(int(value[4:]), int)
+        except ValueError:
+            return False
+    if value.startswith("opencl"):
+        spec = value[6:].split(":")
+        return len(spec) >= 2 and spec[0].isdigit() and spec[1].isdigit()
+    return True
 
 
 def check_cuda_root(ctx: Context) -> None:
