@@ -15,7 +15,15 @@ import typer
 
 from legacydoc import __version__
 from legacydoc.errors import UsageError
-from legacydoc.render.registry import BENCH_FORMATS, CHECK_FORMATS, EXPLAIN_FORMATS, choose, help_text
+from legacydoc.render.registry import (
+    BENCH_FORMATS,
+    CHECK_FORMATS,
+    DIFF_FORMATS,
+    EXPLAIN_FORMATS,
+    TRIAGE_FORMATS,
+    choose,
+    help_text,
+)
 
 app = typer.Typer(
     name="legacydoc",
@@ -362,6 +370,65 @@ def explain(
 
 
 rules_app = typer.Typer(help="List the rules, or explain one.", no_args_is_help=False, invoke_without_command=True)
+@app.command()
+def triage(
+    paths: list[Path] = typer.Argument(..., metavar="DIR|ZIP|TOML...",
+                                       help="Report zips, facts.toml files, or folders holding them."),
+    output_format: str = _format_option(TRIAGE_FORMATS),
+    rules_dirs: Optional[list[Path]] = RulesOpt,
+    no_redact: bool = NoRedactOpt,
+) -> None:
+    """The support desk's overview: diagnose many reports and facts files (folders are
+    searched for *.zip and *.toml) and count them by root cause, GPU, driver, CUDA, Python
+    and Theano. A file that cannot be read is refused on its own; the others go on.
+
+    Exit code: 0 at least one record read, 2 none could be read.
+    """
+    import os
+
+    from legacydoc.redact import for_this_machine
+    from legacydoc.triage import triage as run_triage
+
+    chosen = choose(TRIAGE_FORMATS, output_format)
+    rules = _load_rules(rules_dirs)
+    on_terminal = sys.stderr.isatty()
+
+    def progress(number: int, total: int, path: Path) -> None:
+        if on_terminal and (number == 1 or number % 25 == 0 or number == total):
+            typer.echo("reading %d/%d" % (number, total), err=True)
+
+    result = run_triage(paths, rules, lambda record: _redactor(record, no_redact), progress)
+    # The records were redacted one by one; the desk's own paths with this machine's identity.
+    typer.echo(chosen.render(result, for_this_machine(os.environ, identity=not no_redact)))
+    if not result.entries:
+        raise UsageError("no record could be read from %s" % ", ".join(str(p) for p in paths))
+
+
+@app.command()
+def diff(
+    old: Path = typer.Argument(..., metavar="OLD", help="The earlier report zip or facts.toml."),
+    new: Path = typer.Argument(..., metavar="NEW", help="The later one."),
+    output_format: str = _format_option(DIFF_FORMATS),
+    rules_dirs: Optional[list[Path]] = RulesOpt,
+    no_redact: bool = NoRedactOpt,
+) -> None:
+    """What changed between two reports of one user: findings fixed, new and remaining,
+    and the facts that changed. A fact only one side recorded is shown as not recorded on
+    the other, not as removed.
+
+    Exit code: 0 compared, 2 a file could not be read.
+    """
+    import os
+
+    from legacydoc.redact import for_this_machine
+    from legacydoc.reportdiff import diff_files
+
+    chosen = choose(DIFF_FORMATS, output_format)
+    rules = _load_rules(rules_dirs)
+    result = diff_files(old, new, rules, lambda record: _redactor(record, no_redact))
+    typer.echo(chosen.render(result, for_this_machine(os.environ, identity=not no_redact)))
+
+
 app.add_typer(rules_app, name="rules")
 
 

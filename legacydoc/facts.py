@@ -24,6 +24,10 @@ TABLES: tuple[str, ...] = TABLE_NAMES
 _MISSING = object()
 
 
+
+class NotAFactsFile(UsageError):
+    """A TOML file that is no facts record at all (a folder scan skips it; named, it is an error)."""
+
 def prune(value: Any) -> Any:
     """Drop None (TOML cannot hold it), turn tuples into lists and keys into strings."""
     if isinstance(value, Mapping):
@@ -73,7 +77,7 @@ def loads(text: str, source: str = "<facts>") -> dict[str, Any]:
         raise UsageError("%s: not a facts file: nested too deeply to read" % source) from None
     schema = data.get("schema", _MISSING)
     if schema is _MISSING:
-        raise UsageError("%s: not a legacydoc facts file (no 'schema' key)" % source)
+        raise NotAFactsFile("%s: not a legacydoc facts file (no 'schema' key)" % source)
     if isinstance(schema, bool) or schema != SCHEMA:  # true == 1 in Python, not in a schema
         raise UsageError(_schema_message(source, schema, data.get("legacydoc_version", "an unknown version")))
     if not isinstance(data.get("redacted", False), bool):

@@ -54,6 +54,27 @@ EXPLAIN_FORMATS: dict[str, Format] = {
     )
 }
 
+TRIAGE_FORMATS: dict[str, Format] = {
+    f.name: f
+    for f in (
+        Format("text", "counts per root cause, GPU, driver, CUDA, Python and Theano", "text",
+               "legacydoc.render.triage:render_text"),
+        Format("markdown", "the same counts as tables", "text", "legacydoc.render.triage:render_markdown"),
+        Format("csv", "one row per record, for a spreadsheet", "text", "legacydoc.render.triage:render_csv"),
+        Format("json", "counts and one entry per record", "json", "legacydoc.render.triage:render_json"),
+    )
+}
+
+DIFF_FORMATS: dict[str, Format] = {
+    f.name: f
+    for f in (
+        Format("text", "fixed, new and remaining findings, then the facts that changed", "text",
+               "legacydoc.render.diff:render_text"),
+        Format("markdown", "the same, ready for the ticket", "text", "legacydoc.render.diff:render_markdown"),
+        Format("json", "the same as one JSON object", "json", "legacydoc.render.diff:render_json"),
+    )
+}
+
 BENCH_FORMATS: dict[str, Format] = {
     f.name: f
     for f in (

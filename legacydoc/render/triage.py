@@ -1,0 +1,75 @@
+"""``legacydoc triage`` output: counts per dimension, then the refused files."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from legacydoc.triage import DIMENSIONS, Triage
+
+
+def _header(t: Triage) -> str:
+    line = "%d record%s diagnosed, %d refused" % (
+        len(t.entries), "" if len(t.entries) == 1 else "s", len(t.refused))
+    if t.other_files:
+        line += ", %d other TOML file%s skipped (no facts record)" % (t.other_files, "" if t.other_files == 1 else "s")
+    if t.skipped:
+        line += ", %d more files not read (over the limit)" % t.skipped
+    return line
+
+
+def render_text(t: Triage, color: bool = False) -> str:
+    lines = ["legacydoc triage: " + _header(t)]
+    counts = t.counts()
+    total = len(t.entries) or 1
+    for name, title in DIMENSIONS if t.entries else ():
+        lines += ["", title]
+        for value, count in counts[name]:
+            lines.append("  %5d  %3d%%  %s" % (count, round(100 * count / total), value))
+    if t.refused:
+        lines += ["", "Refused (each on its own; the others were read)"]
+        lines += ["  %s: %s" % (r.path, r.why) for r in t.refused]
+    return "\n".join(lines)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(t: Triage, color: bool = False) -> str:
+    lines = ["# legacydoc triage", "", _header(t) + "."]
+    counts = t.counts()
+    total = len(t.entries) or 1
+    for name, title in DIMENSIONS:
+        lines += ["", "## " + title, "", "| count | share | value |", "|---:|---:|---|"]
+        lines += ["| %d | %d%% | %s |" % (c, round(100 * c / total), _cell(v)) for v, c in counts[name]]
+    if t.refused:
+        lines += ["", "## Refused", "", "| file | why |", "|---|---|"]
+        lines += ["| %s | %s |" % (_cell(r.path), _cell(r.why)) for r in t.refused]
+    return "\n".join(lines)
+
+
+def render_csv(t: Triage, color: bool = False) -> str:
+    """One row per record: a spreadsheet counts and filters it as the desk likes."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["file", "status", "errors", "warnings"] + [name for name, _t in DIMENSIONS])
+    for e in t.entries:
+        writer.writerow([e.path, "read", e.errors, e.warnings] + [e.values[name] for name, _t in DIMENSIONS])
+    for r in t.refused:
+        writer.writerow([r.path, "refused: " + r.why, "", ""] + [""] * len(DIMENSIONS))
+    return out.getvalue().rstrip("\n")
+
+
+def render_json(t: Triage, color: bool = False) -> str:
+    data: dict[str, Any] = {
+        "records": len(t.entries),
+        "refused": [{"file": r.path, "why": r.why} for r in t.refused],
+        "not_read_over_limit": t.skipped,
+        "other_files": t.other_files,
+        "counts": {name: [{"value": v, "count": c} for v, c in t.counts()[name]] for name, _t in DIMENSIONS},
+        "entries": [{"file": e.path, "errors": e.errors, "warnings": e.warnings, **e.values} for e in t.entries],
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False)

@@ -1,0 +1,186 @@
+"""The support desk's overview: many reports and facts files at once.
+
+``legacydoc triage DIR|ZIP|TOML ...`` diagnoses every record it finds, exactly as
+``check --facts`` would, and counts them by root cause and by the versions a desk sorts
+tickets by (GPU, driver, CUDA, Python, Theano). A file that cannot be read (not a record,
+a hostile zip, a broken TOML) is refused on its own, with its one-line reason, and the rest
+go on. A value the record does not hold is counted as "unknown", never as absent.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Optional, Sequence
+
+from legacydoc.errors import UsageError
+from legacydoc.facts import NotAFactsFile, get
+
+# What a desk sorts by, in the order they are printed.
+DIMENSIONS: tuple[tuple[str, str], ...] = (
+    ("root_cause", "Root cause (first error or warning)"),
+    ("gpu", "GPU"),
+    ("driver", "Driver"),
+    ("cuda", "CUDA toolkit (nvcc)"),
+    ("python", "Python"),
+    ("theano", "Theano"),
+)
+SUFFIXES = (".zip", ".toml")
+MAX_FILES = 10_000  # a desk folder, not a file system walk without end
+UNKNOWN = "unknown"
+
+
+@dataclass
+class Entry:
+    """One record read and diagnosed."""
+
+    path: str
+    verdict: str
+    errors: int
+    warnings: int
+    values: dict[str, str]  # dimension -> value
+
+
+@dataclass
+class Refused:
+    path: str
+    why: str
+
+
+@dataclass
+class Triage:
+    entries: list[Entry] = field(default_factory=list)
+    refused: list[Refused] = field(default_factory=list)
+    skipped: int = 0  # files beyond MAX_FILES
+    other_files: int = 0  # TOML files in a searched folder that are no facts record
+
+    def counts(self) -> dict[str, list[tuple[str, int]]]:
+        """Per dimension, (value, count) most frequent first, ties by value."""
+        out: dict[str, list[tuple[str, int]]] = {}
+        for name, _title in DIMENSIONS:
+            tally = Counter(e.values[name] for e in self.entries)
+            out[name] = sorted(tally.items(), key=lambda kv: (-kv[1], kv[0]))
+        return out
+
+
+def collect(paths: Sequence[Path]) -> tuple[list[Path], set[Path], list[Refused], int]:
+    """The files to read: each file named, and the .zip/.toml files under each folder
+    (sorted, symlinks not followed), with the set of those found by searching a folder.
+    Names that do not exist are refused."""
+    files: list[Path] = []
+    searched: set[Path] = set()
+    refused: list[Refused] = []
+    for path in paths:
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*")
+                           if p.suffix.lower() in SUFFIXES and p.is_file() and not p.is_symlink())
+            files.extend(found)
+            searched.update(found)
+        elif path.exists():
+            files.append(path)
+        else:
+            refused.append(Refused(str(path), "no such file or folder"))
+    unique = list(dict.fromkeys(files))
+    return unique[:MAX_FILES], searched - set(paths), refused, max(0, len(unique) - MAX_FILES)
+
+
+def _major_minor(version: Any) -> str:
+    parts = str(version).split(".")
+    return ".".join(parts[:2]) if parts and parts[0].isdigit() else UNKNOWN
+
+
+def _gpu(facts: Mapping[str, Any]) -> str:
+    devices = get(facts, "gpu.devices")
+    if isinstance(devices, list) and devices:
+        first = devices[0] if isinstance(devices[0], Mapping) else {}
+        name = str(first.get("name") or "GPU of unrecorded name")
+        return name if len(devices) == 1 else "%s (+%d more)" % (name, len(devices) - 1)
+    if get(facts, "gpu.nvidia_smi.found") is False:
+        return "no NVIDIA driver"
+    if isinstance(devices, list) and get(facts, "gpu.nvidia_smi.rc") == 0:
+        return "none found"
+    return UNKNOWN
+
+
+def _cuda(facts: Mapping[str, Any]) -> str:
+    if get(facts, "cuda.nvcc.found") is True:
+        return str(get(facts, "cuda.nvcc.version") or "nvcc of unrecorded version")
+    if get(facts, "cuda.nvcc.found") is False:
+        return "no nvcc"
+    return UNKNOWN
+
+
+def _theano(facts: Mapping[str, Any]) -> str:
+    flavour = get(facts, "derived.theano.flavour")
+    if flavour == "none":
+        return "not installed"
+    if flavour not in ("theano", "theano-pymc"):
+        return UNKNOWN
+    name = "Theano-PyMC" if flavour == "theano-pymc" else "Theano"
+    version = get(facts, "derived.theano.version")
+    return "%s %s" % (name, version) if version else "%s (release not recorded)" % name
+
+
+def _root_cause(result: Any) -> str:
+    for diag in result.diagnoses:
+        if diag.severity in ("error", "warning"):
+            return "%s %s" % (diag.id, diag.name)
+    return "none (no error or warning)"
+
+
+def values_of(result: Any) -> dict[str, str]:
+    facts = result.facts
+    python = get(facts, "python.version")
+    driver = get(facts, "gpu.driver_version")
+    return {
+        "root_cause": _root_cause(result),
+        "gpu": _gpu(facts),
+        "driver": str(driver) if driver else UNKNOWN,
+        "cuda": _cuda(facts),
+        "python": _major_minor(python) if python else UNKNOWN,
+        "theano": _theano(facts),
+    }
+
+
+def read_one(path: Path, rules: Sequence[Any], redactor_for: Any) -> Entry:
+    """Diagnose one record as ``check --facts`` does (a UsageError names what is wrong)."""
+    from legacydoc import replay
+    from legacydoc.diagnose import diagnose
+
+    replayed = replay.load(path, with_commands=False)
+    redactor = redactor_for(replayed.record)
+    result = diagnose(replayed.record, rules, redactor, replayed.source)
+    return Entry(str(path), result.verdict(), result.count("error"), result.count("warning"), values_of(result))
+
+
+def triage(paths: Sequence[Path], rules: Sequence[Any], redactor_for: Any,
+           progress: Optional[Any] = None) -> Triage:
+    files, searched, refused, skipped = collect(paths)
+    out = Triage(refused=refused, skipped=skipped)
+    for number, path in enumerate(files, 1):
+        if progress is not None:
+            progress(number, len(files), path)
+        try:
+            out.entries.append(read_one(path, rules, redactor_for))
+        except NotAFactsFile as exc:
+            if path in searched:  # a ticket's notes beside its record, say: not a record
+                out.other_files += 1
+            else:
+                out.refused.append(Refused(str(path), _reason(str(exc), path)))
+        except UsageError as exc:
+            out.refused.append(Refused(str(path), _reason(str(exc), path)))
+        except (OSError, ValueError, RecursionError, MemoryError) as exc:
+            # One hostile file never stops the desk: it is refused with its reason.
+            out.refused.append(Refused(str(path), "%s: %s" % (type(exc).__name__, str(exc)[:200])))
+    return out
+
+
+def _reason(message: str, path: Path) -> str:
+    """The error without the path it starts with (the path is shown beside it)."""
+    prefix = "%s: " % path
+    return message[len(prefix):] if message.startswith(prefix) else message
+
+
+def dimension_titles() -> Iterable[tuple[str, str]]:
+    return DIMENSIONS
