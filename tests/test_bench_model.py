@@ -9,7 +9,7 @@ from typing import Any, Optional
 import pytest
 
 from legacydoc.bench import facts as bench_facts
-from legacydoc.bench import meaning, peak
+from legacydoc.bench import meaning, noise, peak
 from legacydoc.bench.command import BenchOptions, BenchReport, gpu_names, target_interpreter
 from legacydoc.bench.gemm import Side, make_plan, parse_sizes, side_from_report, split_budget
 from legacydoc.bench.render import render_json, render_text
@@ -295,8 +295,10 @@ def bench_report(target: Optional[Side] = None, theano: Optional[TheanoRun] = No
     table = bench_facts.build(machine, target, est, theano, gpus["gpus"], 6.0, 5.0)
     record = dict(new_record({"packages": {"theano": {"name": "Theano", "version": "1.0.5"}}}), bench=table)
     diagnoses = [d for d in run_check(record, RULES).diagnoses if d.area == "performance"]
+    verdict = noise.judge(list(machine.sweeps.values()), noise.Conditions(), noise.Conditions(), None)
     return BenchReport(options=BenchOptions(), machine=machine, target=target, peak=est, meaning=gpus,
-                       theano=theano, table=table, diagnoses=diagnoses, target_python="/envs/old/bin/python",
+                       theano=theano, noise=verdict, table=table, diagnoses=diagnoses,
+                       target_python="/envs/old/bin/python",
                        target_selected_by="--python", probe_s=0.5, elapsed_s=6.2)
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
 from legacydoc.bench import facts as bench_facts
+from legacydoc.bench import noise as bench_noise
 from legacydoc.bench.gemm import DEFAULT_SECONDS, Side, make_plan, run_in_process, split_budget
 from legacydoc.bench.meaning import meaning as describe
 from legacydoc.bench.peak import Peak, estimate
@@ -48,6 +49,7 @@ class BenchReport:
     peak: Peak
     meaning: dict[str, Any]
     theano: Optional[TheanoRun]
+    noise: bench_noise.Verdict
     table: dict[str, Any]
     diagnoses: list[Diagnosis]
     target_python: str = ""
@@ -112,6 +114,27 @@ def theano_size(options: BenchOptions, machine: Side) -> int:
     return min(head.n, THEANO_MAX_N) if head else THEANO_DEFAULT_N
 
 
+def _rerun(machine: Side, pairs: list[tuple[str, int]], budget_s: float, memory: Any,
+           verdict: bench_noise.Verdict, before: bench_noise.Conditions, cores: Any) -> bench_noise.Verdict:
+    """Measure the uneven sizes once more and keep, per size, the steadier of the two
+    measurements; the verdict is then made again on what is kept."""
+    notes = []
+    for dtype, n in pairs:
+        again = run_in_process(make_plan(budget_s / len(pairs), [n], dtypes=[dtype], available_mib=memory))
+        sweep, fresh = machine.sweeps.get(dtype), again.sweeps.get(dtype)
+        old = sweep.at(n) if sweep else None
+        new = fresh.at(n) if fresh else None
+        if sweep is None or old is None or new is None:
+            continue
+        keep = new if new.spread_pct < old.spread_pct else old
+        sweep.sizes = [keep if s.n == n else s for s in sweep.sizes]
+        notes.append("%s n=%d: spread %.0f%% -> %.0f%%%s" % (
+            dtype, n, old.spread_pct, new.spread_pct, "" if keep is new else " (first run kept)"))
+    judged = bench_noise.judge(list(machine.sweeps.values()), before, bench_noise.sample(), cores)
+    judged.rerun = notes
+    return judged
+
+
 def run_bench(
     ctx: ProbeContext,
     options: BenchOptions,
@@ -141,10 +164,15 @@ def run_bench(
     say = progress or (lambda line: None)
     memory = get(record, "system.memory_available_mib")
     say("legacydoc's numpy, up to %.0f s:" % machine_s)
-    machine = run_in_process(
-        make_plan(machine_s, options.sizes, available_mib=memory),
-        on_size=lambda dtype, n, rate: say("  %s n=%d: %.1f GFLOPS" % (dtype, n, rate / 1e9)),
-    )
+    on_size = lambda dtype, n, rate: say("  %s n=%d: %.1f GFLOPS" % (dtype, n, rate / 1e9))  # noqa: E731
+    cores = get(record, "system.logical_cores")
+    before = bench_noise.sample()
+    machine = run_in_process(make_plan(machine_s, options.sizes, available_mib=memory), on_size=on_size)
+    verdict = bench_noise.judge(list(machine.sweeps.values()), before, bench_noise.sample(), cores)
+    rerun = bench_noise.rerun_plan(verdict)
+    if rerun and machine.ok:
+        say("uneven runs: measuring %s again ..." % ", ".join("%s n=%d" % pair for pair in rerun))
+        verdict = _rerun(machine, rerun, min(3.0, 0.3 * options.seconds), memory, verdict, before, cores)
     if with_target:
         say("the target Python's numpy (%s), up to %.0f s ..." % (path, target_s))
     target = measure_target(ctx, path, error, machine, make_plan(target_s, options.sizes, available_mib=memory))
@@ -161,6 +189,9 @@ def run_bench(
     meaning = describe(head.gflops.median if head else None, gpu_names(record))
     table = bench_facts.build(machine, target, peak, theano, meaning.get("gpus"), options.seconds,
                               time.monotonic() - started - probe_s)
+    table["trustworthy"] = verdict.trustworthy
+    if verdict.reasons:
+        table["noise_reasons"] = "; ".join(verdict.reasons)
     record = dict(record)
     record["bench"] = table
     if redactor is None:
@@ -174,6 +205,7 @@ def run_bench(
         peak=peak,
         meaning=meaning,
         theano=theano,
+        noise=verdict,
         table=table,
         diagnoses=diagnoses,
         target_python=path,

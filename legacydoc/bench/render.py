@@ -25,6 +25,8 @@ from legacydoc.bench.meaning import (
     describe_seconds,
     epoch_seconds,
 )
+from legacydoc.bench.noise import MEDIAN_GAP_LIMIT, MIN_N_JUDGED
+from legacydoc.bench.plot import text_chart
 from legacydoc.engine import Diagnosis
 
 BENCH_SCHEMA = 1
@@ -62,6 +64,7 @@ def to_dict(report: BenchReport) -> dict[str, Any]:
         "peak": peak,
         "meaning": report.meaning,
         "theano": report.theano.to_dict() if report.theano is not None else None,
+        "noise": report.noise.to_dict(),
         "facts": {"bench": report.table},
         "diagnoses": [_diag_dict(d) for d in report.diagnoses],
     }
@@ -72,6 +75,25 @@ def render_json(report: BenchReport, color: bool = False) -> str:
 
 
 # --- text ---------------------------------------------------------------------------------
+
+
+def _trust_section(report: BenchReport) -> list[str]:
+    verdict = report.noise
+    lines = []
+    if verdict.trustworthy:
+        before, after = verdict.before, verdict.after
+        load = ("load average %.1f" % max(before.load_1m, after.load_1m)
+                if before.load_1m is not None and after.load_1m is not None else "load not known on this OS")
+        clock = ("clock %.0f -> %.0f MHz" % (before.mhz, after.mhz)
+                 if before.mhz and after.mhz else "clock not readable here")
+        lines.append("Trust: steady (from n=%d the median run is within %.0f%% of the best; %s; %s)"
+                     % (MIN_N_JUDGED, 100 * MEDIAN_GAP_LIMIT, load, clock))
+    else:
+        lines.append("Trust: NOT reliable, measure again on a quiet machine:")
+        lines.extend("  - " + reason for reason in verdict.reasons)
+    if verdict.rerun:
+        lines.append("  measured again: " + "; ".join(verdict.rerun))
+    return lines
 
 
 def _rate(size: Optional[SizeResult], with_n: bool = True) -> str:
@@ -278,7 +300,8 @@ def render_text(report: BenchReport, color: bool = False) -> str:
     out = ["legacydoc bench: %.1f s budget, done in %.1f s (probing %.1f s)" % (
         report.options.seconds, report.elapsed_s, report.probe_s), ""]
     out.extend(_gemm_table(report))
-    for section in (_peak_section(report), _meaning_section(report), _theano_section(report)):
+    for section in (_trust_section(report), text_chart(report), _peak_section(report), _meaning_section(report),
+                    _theano_section(report)):
         if section:
             out.append("")
             out.extend(section)

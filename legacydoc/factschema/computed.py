@@ -79,7 +79,7 @@ BENCH = Table({
     "target": Table({**_SIDE, "same_as_machine": BOOL}),
     "target_vs_machine": NUMBER, "target_slowdown": NUMBER, "f32_over_f64": NUMBER, "cores": INT, "threads": INT,
     "threads_limited": BOOL, "threads_limit_var": STR, "threads_limit_value": INT, "threads_limit_blas": STR,
-    "threads_limit_float32_gflops": NUMBER, "env": MapOf(STR, ENV_NAME),
+    "threads_limit_float32_gflops": NUMBER, "env": MapOf(STR, ENV_NAME), "trustworthy": BOOL, "noise_reasons": STR,
     "peak": Table({"gflops_float32": NUMBER, "gflops_float64": NUMBER, "vector": STR, "uncertain": BOOL,
                    "fraction_float32": NUMBER}),
     "theano": Table({
