@@ -32,6 +32,12 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    # click's plain formatter re-wraps each paragraph to the terminal and shows flags as
+    # flags; rich kept the docstrings' line breaks mid-sentence and printed "<bool>".
+    rich_markup_mode=None,
+    epilog="Exit codes: 0 nothing wrong found; 1 problems found (check: errors, or warnings with --strict; "
+    "explain: no known message); 2 bad usage or unreadable input (one line on stderr); 3 legacydoc "
+    "itself failed (please report it).",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -576,6 +582,17 @@ def bench(
     typer.echo(chosen_format.render(report, redactor))
     if plot is not None:
         typer.echo("plot written to %s" % redactor.text(str(write_plot(report, plot))), err=True)
+
+
+def _short_helps() -> None:
+    """The command list shows each command's first sentence whole, not cut at 45 characters."""
+    for info in app.registered_commands:
+        if info.short_help is None and info.callback is not None:
+            first = " ".join((info.callback.__doc__ or "").split("\n\n")[0].split())
+            info.short_help = first.split(". ")[0].split("; ")[0].rstrip(".")
+
+
+_short_helps()
 
 
 def _shown_error(message: str, argv: Optional[list]) -> str:

@@ -98,8 +98,23 @@ def test_save_to_unwritable_place_is_one_line(tmp_path: Path) -> None:
 
 
 def test_flags_do_not_look_like_they_take_a_value_in_help() -> None:
-    for command in ("check", "probe", "report", "explain", "theanorc", "bench"):
+    for command in ("check", "probe", "report", "explain", "theanorc", "bench", "triage", "diff"):
         proc = run_cli(command, "--help", env={"COLUMNS": "120"})
-        # (typer's own --help line is left as typer draws it)
-        flagged = [line for line in proc.stdout.splitlines() if "<bool>" in line and "--help" not in line]
+        flagged = [line for line in proc.stdout.splitlines() if "<bool>" in line]
         assert proc.returncode == 0 and not flagged, (command, flagged)
+        assert "-h, --help" in proc.stdout
+
+
+def test_help_wraps_whole_paragraphs_and_names_the_exit_codes() -> None:
+    for width in ("60", "100"):
+        proc = run_cli("--help", env={"COLUMNS": width})
+        lines = proc.stdout.splitlines()
+        assert proc.returncode == 0 and max(len(line) for line in lines) <= int(width)
+        # every command's first sentence whole: none cut short with "..."
+        assert not [line for line in lines if line.rstrip().endswith("...") and not line.startswith("Usage:")]
+        text = " ".join(proc.stdout.split())
+        for code in ("0 nothing wrong found", "1 problems found", "2 bad usage", "3 legacydoc itself failed"):
+            assert code in text
+    # a docstring's own line breaks are not kept mid-sentence: the paragraph is re-wrapped
+    check = run_cli("check", "--help", env={"COLUMNS": "200"}).stdout
+    assert "run the rules, print diagnoses root cause first; --log FILE" in check
