@@ -117,4 +117,7 @@ def test_help_wraps_whole_paragraphs_and_names_the_exit_codes() -> None:
             assert code in text
     # a docstring's own line breaks are not kept mid-sentence: the paragraph is re-wrapped
     check = run_cli("check", "--help", env={"COLUMNS": "200"}).stdout
-    assert "run the rules, print diagnoses root cause first; --log FILE" in check
+    assert "│" not in check and "╭" not in check
+    assert "run the rules, print diagnoses root cause first; --log FILE" in " ".join(check.split())
+    first = check.split("\n\n")[1].splitlines()
+    assert len(first) >= 2 and all(len(line) > 60 for line in first[:-1]), first  # filled, not broken early
