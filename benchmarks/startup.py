@@ -1,0 +1,71 @@
+"""How long a person waits for legacydoc, against tools they know (issue #14, speed).
+
+Measured in one run on this machine, the commands interleaved so that a busy moment hits
+all of them alike; each figure is the median wall time of --runs runs:
+
+- ``legacydoc --help`` against ``python -c "import typer"`` (the floor any typer CLI
+  pays): goal at most 1.5x;
+- ``legacydoc check`` (probing this machine) against ``numba -s`` (numba's system
+  report, when numba is installed in this interpreter): goal at most 0.30x;
+- ``legacydoc check --facts FILE`` (a replay: no probing), for reference.
+
+    python benchmarks/startup.py [--runs 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+FACTS = REPO / "fixtures" / "tickets" / "gh-libgpuarray-474" / "facts.toml"
+
+
+def wall(argv: list[str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(argv, cwd=str(REPO), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300,
+                   env=dict(os.environ, PYTHONPATH=str(REPO)))
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    runs = max(1, parser.parse_args().runs)
+    py = sys.executable
+    # What a person types: the installed entry point (python -m adds runpy's own cost).
+    script = Path(py).parent / ("legacydoc.exe" if os.name == "nt" else "legacydoc")
+    tool = [str(script)] if script.exists() else [py, "-m", "legacydoc"]
+    commands = {
+        "legacydoc --help": tool + ["--help"],
+        "import typer": [py, "-c", "import typer"],
+        "legacydoc check": tool + ["check"],
+        "legacydoc check --facts": tool + ["check", "--facts", str(FACTS)],
+    }
+    if importlib.util.find_spec("numba") is not None:
+        commands["numba -s"] = [py, "-m", "numba", "-s"]
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, argv in commands.items():
+            times[name].append(wall(argv))
+    median = {name: statistics.median(values) for name, values in times.items()}
+    for name, value in median.items():
+        print("%-26s %6.3f s (median of %d)" % (name, value, runs))
+    print()
+    ratio = median["legacydoc --help"] / median["import typer"]
+    print("--help / import typer    %.2f  (goal <= 1.5: %s)" % (ratio, "met" if ratio <= 1.5 else "NOT met"))
+    if "numba -s" in median:
+        ratio = median["legacydoc check"] / median["numba -s"]
+        print("check / numba -s         %.2f  (goal <= 0.30: %s)" % (ratio, "met" if ratio <= 0.30 else "NOT met"))
+    else:
+        print("check / numba -s         not measured: numba is not installed in %s" % py)
+
+
+if __name__ == "__main__":
+    main()
