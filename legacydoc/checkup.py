@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from legacydoc import __version__
+from legacydoc import __version__, i18n
 from legacydoc.areas import AREAS
 from legacydoc.engine import Diagnosis, Rule, evaluate
 from legacydoc.engine.evaluation import unknown_rules
@@ -72,6 +72,13 @@ class CheckResult:
 
     def verdict(self) -> str:
         errors, warnings = self.count("error"), self.count("warning")
+        if i18n.current() == "zh":
+            if errors:
+                return ("%d 个错误，%d 个警告：按现在的环境，这个旧项目跑不起来；"
+                        "请先解决第一个错误。") % (errors, warnings)
+            if warnings:
+                return "没有错误，%d 个警告：应该能运行，但请看一下警告。" % warnings
+            return "%d 项检查，没有发现问题。" % self.rules_checked
         if errors:
             return ("%d error%s, %d warning%s: this setup will not run the legacy project as it is; "
                     "fix the first error first.") % (
@@ -99,6 +106,16 @@ class CheckResult:
         theano = (self.facts.get("derived") or {}).get("theano") or {}
         where = theano.get("runs_on", "cpu")
         reasons = "; ".join(theano.get("cpu_reasons", []))
+        if i18n.current() == "zh":
+            # The reasons are facts in English (versions, paths, messages): quoted as they are.
+            if where == "unknown":
+                missing = "; ".join(theano.get("unknown_reasons", [])) or "the facts it depends on were not recorded"
+                return "Theano 会在哪里运行：未知（缺少这些信息：%s）。" % missing
+            place = "GPU" if where == "gpu" else "CPU"
+            why = "（%s）" % reasons if where == "cpu" and reasons else ""
+            if theano.get("flavour", "none") == "none":
+                return "目标 Python 中没有安装 Theano；装上后它会在 %s 上运行%s。" % (place, why)
+            return "Theano 会在 %s 上运行%s。" % (place, why)
         if where == "unknown":
             missing = "; ".join(theano.get("unknown_reasons", [])) or "the facts it depends on were not recorded"
             return "Where Theano would run is unknown: not recorded: %s." % missing
@@ -158,12 +175,12 @@ def why_unknown(facts: Mapping[str, Any], tables: Sequence[str], live: bool) -> 
     for table in tables:
         value = facts.get(table)
         if isinstance(value, Mapping) and value.get("probe_error"):
-            return "probe failed: %s" % value["probe_error"]
+            return "%s: %s" % (i18n.tr("probe failed"), value["probe_error"])
         marker = PROBE_MARKERS.get(table)
         if marker is not None and get(facts, marker) is None:
-            return "not probed" if live else "not in the record"
+            return i18n.tr("not probed") if live else i18n.tr("not in the record")
         if _timed_out(value):
-            return "timed out"
+            return i18n.tr("timed out")
     return ""
 
 

@@ -59,13 +59,28 @@ def _version_callback(value: bool) -> None:
         raise typer.Exit()
 
 
+def _use_lang(value: Optional[str]) -> None:
+    from legacydoc import i18n
+
+    i18n.use(i18n.choose(value))
+
+
+LangOpt = typer.Option(
+    None, "--lang", metavar="en|zh|auto",
+    help="The language of the report: en, zh (Simplified Chinese) or auto (default: LEGACYDOC_LANG, "
+    "else the locale: LANG/LC_ALL zh_*, or the Windows display language).",
+)
+
+
 @app.callback()
 def _root(
     version: bool = typer.Option(
         False, "--version", callback=_version_callback, is_eager=True, metavar="", help="Print the version and exit."
     ),
+    lang: Optional[str] = LangOpt,
 ) -> None:
     """legacydoc: probe the machine, diagnose it, write a working .theanorc."""
+    _use_lang(lang)
 
 
 # Options every probing command takes, after the command name.
@@ -242,6 +257,7 @@ def check(
     import_check: bool = ImportCheckOpt,
     log_file: Optional[str] = LogOpt,
     no_redact: bool = NoRedactOpt,
+    lang: Optional[str] = LangOpt,
 ) -> None:
     """Probe (or replay --facts FILE: a facts.toml or a report zip), run the rules, print
     diagnoses root cause first; --log FILE adds what the failed run printed as evidence.
@@ -252,6 +268,8 @@ def check(
     from legacydoc.diagnose import diagnose
     from legacydoc.render.summary import use_color
 
+    if lang is not None:
+        _use_lang(lang)
     chosen = choose(CHECK_FORMATS, output_format)
     rules = _load_rules(rules_dirs)  # a broken rule pack fails before any probing
     log = _read_log(log_file)
@@ -288,6 +306,7 @@ def report(
     import_check: bool = ImportCheckOpt,
     log_file: Optional[str] = LogOpt,
     no_redact: bool = NoRedactOpt,
+    lang: Optional[str] = LangOpt,
 ) -> None:
     """Write one zip to attach to a support ticket: report.md, report.json, facts.toml,
     the raw command outputs, the --log (as log.txt) and a manifest. Redacted unless
@@ -295,6 +314,8 @@ def report(
     from legacydoc.report import CommandOutput, write_report
     from legacydoc.safe_io import check_writable
 
+    if lang is not None:
+        _use_lang(lang)
     check_writable(output, need_read=False)  # refuse before probing
     rules = _load_rules(rules_dirs)
     log = _read_log(log_file)

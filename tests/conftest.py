@@ -18,6 +18,10 @@ import pytest
 
 from legacydoc.probes.context import ProbeContext
 
+# The expected outputs are English: a Chinese locale on the test machine must not change
+# them (tests of the Chinese output choose it themselves, with --lang or LEGACYDOC_LANG).
+os.environ["LEGACYDOC_LANG"] = "en"
+
 DATA = Path(__file__).parent / "data"
 REPO = Path(__file__).resolve().parent.parent
 

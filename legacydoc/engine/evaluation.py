@@ -16,6 +16,7 @@ from typing import Any, Iterable, Mapping, Optional
 
 from legacydoc.engine.model import LAYERS, SEVERITIES, Diagnosis, Rule
 from legacydoc.facts import get
+from legacydoc.i18n import rule_text
 from legacydoc.versions import parse_specifier, parse_version
 
 # {fact.name} or {fact.name|text to print when the fact is not recorded}
@@ -228,10 +229,11 @@ def diagnose(rule: Rule, facts: Mapping[str, Any], item: Any, from_log: bool = F
         area=rule.area,
         layer=rule.layer,
         severity=rule.severity,
-        title=fill(rule.title, facts, item, strict),
-        why=fill(rule.why, facts, item, strict),
+        title=fill(rule_text(rule.id, "title", rule.title), facts, item, strict),
+        why=fill(rule_text(rule.id, "why", rule.why), facts, item, strict),
         # A templated step can fill to nothing (a finding without a corrected line).
-        fix=[step for step in (fill(line, facts, item, strict) for line in rule.fix) if step.strip()],
+        fix=[step for step in (fill(line, facts, item, strict) for line in rule_text(rule.id, "fix", rule.fix))
+             if step.strip()],
         evidence=evidence,
         references=list(rule.references),
     )

@@ -7,6 +7,7 @@ import re
 from legacydoc import facts as facts_module
 from legacydoc.checkup import CheckResult
 from legacydoc.engine import Diagnosis
+from legacydoc.i18n import tr
 
 STATUS_WORDS = {"ok": "ok", "warning": "warning", "error": "**error**", "unknown": "unknown"}
 
@@ -42,9 +43,10 @@ def _fence(text: str, lang: str = "") -> list[str]:
 
 def _diagnosis(diag: Diagnosis, level: int) -> list[str]:
     title, why = md_text(diag.title), md_text(diag.why)
-    out = ["%s %s: %s" % ("#" * level, diag.severity.upper(), title), "", "`%s` %s" % (diag.id, diag.name), "", why, ""]
+    label = tr({"error": "ERROR", "warning": "WARNING", "info": "INFO"}[diag.severity])
+    out = ["%s %s: %s" % ("#" * level, label, title), "", "`%s` %s" % (diag.id, diag.name), "", why, ""]
     if diag.fix:
-        out.append("Fix:")
+        out.append(tr("Fix:"))
         out.append("")
         out.extend(_fence("\n".join(diag.fix)))
         out.append("")
@@ -54,17 +56,20 @@ def _diagnosis(diag: Diagnosis, level: int) -> list[str]:
 
 
 def render_check_markdown(result: CheckResult, color: bool = False) -> str:
-    out = ["## legacydoc check", "", "**Verdict:** " + md_text(result.verdict()), "", md_text(result.runs_on()), ""]
-    out.extend(["| area | status | found | checks |", "|---|---|---|---|"])
+    out = ["## legacydoc check", "", "**%s** " % tr("Verdict:") + md_text(result.verdict()), "",
+           md_text(result.runs_on()), ""]
+    out.extend(["| %s | %s | %s | %s |" % (tr("area"), tr("status"), tr("found"), tr("checks")), "|---|---|---|---|"])
     for area in result.areas:
-        status = STATUS_WORDS[area.status] + (" (%s)" % md_text(area.note).replace("|", "\\|") if area.note else "")
+        word = STATUS_WORDS[area.status]
+        word = word if word.startswith("*") else tr(word)
+        status = word + (" (%s)" % md_text(area.note).replace("|", "\\|") if area.note else "")
         found = md_text(area.summary).replace("|", "\\|")
-        out.append("| %s | %s | %s | %d |" % (area.title, status, found, area.checked))
+        out.append("| %s | %s | %s | %d |" % (tr(area.title), status, found, area.checked))
     out.append("")
     for diag in result.diagnoses:
         out.extend(_diagnosis(diag, 3))
     record = {k: v for k, v in result.facts.items() if k != "derived"}
-    out.extend(["<details><summary>Facts (TOML)</summary>", ""])
+    out.extend(["<details><summary>%s</summary>" % tr("Facts (TOML)"), ""])
     out.extend(_fence(facts_module.dumps(record).rstrip("\n"), "toml"))
     out.extend(["", "</details>", ""])
     return "\n".join(out)

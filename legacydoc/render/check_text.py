@@ -6,6 +6,7 @@ import textwrap
 
 from legacydoc.checkup import CheckResult
 from legacydoc.engine import Diagnosis
+from legacydoc.i18n import current, tr
 
 # Plain ASCII marks: they survive every Windows console code page (cp936 included).
 MARKS = {"ok": "[ ok ]", "warning": "[warn]", "error": "[FAIL]", "unknown": "[ ?? ]"}
@@ -25,63 +26,77 @@ def _wrap(text: str, indent: str, width: int = 88) -> list[str]:
 
 
 def _diagnosis(diag: Diagnosis, number: str, color: bool, indent: str = "") -> list[str]:
-    label = {"error": "ERROR", "warning": "WARNING", "info": "INFO"}[diag.severity]
+    label = tr({"error": "ERROR", "warning": "WARNING", "info": "INFO"}[diag.severity])
     head = "%s%s %s %s [%s %s]" % (indent, number, _paint(label, diag.severity, color), diag.title, diag.id, diag.name)
     out = [head]
     pad = indent + "   "
     out.extend(_wrap(diag.why, pad))
     seen = diag.evidence.get("log") if isinstance(diag.evidence, dict) else None
     if seen:
-        out.append(pad + "Seen in the log:")
+        out.append(pad + tr("Seen in the log:"))
         out.extend(pad + "  " + line for line in seen)
     if diag.fix:
-        out.append(pad + "Fix:")
+        out.append(pad + tr("Fix:"))
         for step in diag.fix:
             for i, line in enumerate(step.splitlines() or [""]):
                 out.append(pad + ("  - " if i == 0 else "    ") + line)
     if diag.folded:
-        out.append(pad + "This also explains:")
+        out.append(pad + tr("This also explains:"))
     for j, echo in enumerate(diag.folded, 1):
         out.extend(_diagnosis(echo, "%s%d." % (number, j), color, pad))
     return out
 
 
+def _counts(checked: int, problems: int, undecided: int) -> str:
+    if current() == "zh":
+        text = "%d 项检查" % checked
+        text += "，%d 个问题" % problems if problems else ""
+        return text + ("，%d 项无法判定" % undecided if undecided else "")
+    text = "%d check%s" % (checked, "" if checked == 1 else "s")
+    if problems:
+        text += ", %d problem%s" % (problems, "" if problems == 1 else "s")
+    return text + (", %d undecided" % undecided if undecided else "")
+
+
+def _width(text: str) -> int:
+    """Terminal columns: a CJK character takes two."""
+    return sum(2 if ord(ch) >= 0x1100 else 1 for ch in text)
+
+
 def render_check_text(result: CheckResult, color: bool = False) -> str:
     out = ["legacydoc check: %s" % result.source, ""]
-    width = max(len(a.title) for a in result.areas)
+    titles = {a.name: tr(a.title) for a in result.areas}
+    width = max(_width(t) for t in titles.values())
     fired = {d.id for d in result.every()}
     for area in result.areas:
-        counts = "%d check%s" % (area.checked, "" if area.checked == 1 else "s")
-        if area.problems:
-            counts += ", %d problem%s" % (area.problems, "" if area.problems == 1 else "s")
-        if area.undecided:
-            counts += ", %d undecided" % len(area.undecided)
+        counts = _counts(area.checked, area.problems, len(area.undecided))
         if area.note:
-            detail = "unknown: %s (%s)" % (area.note, counts)
+            detail = "%s: %s (%s)" % (tr("unknown"), area.note, counts)
         elif area.summary:
             detail = "%s (%s)" % (area.summary, counts)
         else:
             detail = counts
-        out.append("  %s %s  %s" % (_paint(MARKS[area.status], area.status, color), area.title.ljust(width), detail))
+        title = titles[area.name] + " " * (width - _width(titles[area.name]))
+        out.append("  %s %s  %s" % (_paint(MARKS[area.status], area.status, color), title, detail))
         if result.verbose:
             for rule_id in area.rules:
                 if rule_id in fired:
-                    state = "fired"
+                    state = tr("fired")
                 elif rule_id in area.log_only:
-                    state = "reads the log (--log)"
+                    state = tr("reads the log (--log)")
                 elif rule_id in area.undecided:
                     missing = ", ".join(area.undecided[rule_id][:4])
-                    state = "undecided" + (": not recorded: %s" % missing if missing else "")
+                    state = tr("undecided") + (": %s: %s" % (tr("not recorded"), missing) if missing else "")
                 else:
-                    state = "passed"
+                    state = tr("passed")
                 out.append("  %s %s %s" % (" " * (len(MARKS["ok"]) + width + 2), rule_id, state))
     out.append("")
     if result.diagnoses:
-        out.append("Findings, root cause first:")
+        out.append(tr("Findings, root cause first:"))
         out.append("")
         for n, diag in enumerate(result.diagnoses, 1):
             out.extend(_diagnosis(diag, "%d." % n, color))
             out.append("")
     out.append(result.runs_on())
-    out.append("Verdict: " + result.verdict())
+    out.append(tr("Verdict:") + " " + result.verdict())
     return "\n".join(out)

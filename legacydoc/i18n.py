@@ -1,0 +1,90 @@
+"""The reader's language: English, or Simplified Chinese (most of the people who revive
+these Theano projects read Chinese first).
+
+The language comes from ``--lang``, else ``LEGACYDOC_LANG``, else the locale (LC_ALL,
+LC_MESSAGES, LANG starting with ``zh``; on Windows the user's UI language). Translations
+live beside the rules, in ``rules/i18n/zh.toml``: ``[ui]`` maps each English interface
+string to its translation; ``[rules.LDxxx]`` gives a rule's ``title``, ``why`` and ``fix``
+with the same ``{placeholders}``. Anything not translated falls back to English, and
+``tests/test_i18n.py`` lists what is missing.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from typing import Any, Mapping, Optional
+
+from legacydoc.errors import UsageError
+
+LANGS = ("en", "zh")
+_current = "en"
+
+
+def from_locale(environ: Mapping[str, str], platform: str = sys.platform) -> str:
+    """'zh' when the locale says Chinese, else 'en'."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name, "")
+        if value:  # the first one set decides, as in POSIX
+            return "zh" if value.lower().startswith("zh") else "en"
+    if platform == "win32":
+        try:
+            import ctypes
+
+            language = ctypes.windll.kernel32.GetUserDefaultUILanguage()  # type: ignore[attr-defined]
+            return "zh" if language & 0x3FF == 0x04 else "en"  # LANG_CHINESE is primary id 4
+        except (AttributeError, OSError):
+            return "en"
+    return "en"
+
+
+def choose(option: Optional[str], environ: Mapping[str, str] = os.environ) -> str:
+    """The language for this run; a bad --lang (or LEGACYDOC_LANG) is a usage error."""
+    for value, where in ((option, "--lang"), (environ.get("LEGACYDOC_LANG"), "LEGACYDOC_LANG")):
+        if value:
+            lang = value.lower().split("_")[0].split("-")[0]
+            if lang == "auto":
+                break
+            if lang not in LANGS:
+                raise UsageError("%s: must be one of en, zh or auto, got %r" % (where, value))
+            return lang
+    return from_locale(environ)
+
+
+def use(lang: str) -> None:
+    global _current
+    _current = lang if lang in LANGS else "en"
+
+
+def current() -> str:
+    return _current
+
+
+@functools.lru_cache(maxsize=None)
+def catalogue(lang: str) -> dict[str, Any]:
+    if lang == "en":
+        return {}
+    from legacydoc import locate
+
+    path = locate.rules_dir() / "i18n" / ("%s.toml" % lang)
+    return locate.read_toml(path, "translation catalogue", UsageError)
+
+
+def tr(text: str) -> str:
+    """An interface string in the reader's language (English when not translated)."""
+    if _current == "en":
+        return text
+    found = catalogue(_current).get("ui", {}).get(text)
+    return found if isinstance(found, str) else text
+
+
+def rule_text(rule_id: str, field: str, english: Any) -> Any:
+    """A rule's title, why (strings) or fix (list of strings) in the reader's language."""
+    if _current == "en":
+        return english
+    entry = catalogue(_current).get("rules", {}).get(rule_id, {})
+    found = entry.get(field) if isinstance(entry, Mapping) else None
+    if field == "fix":
+        return found if isinstance(found, list) and all(isinstance(s, str) for s in found) else english
+    return found if isinstance(found, str) else english

@@ -1,0 +1,148 @@
+"""Simplified Chinese: the catalogue beside the rules, how the language is chosen, and the
+check output in Chinese. Lists what is not translated yet (falls back to English)."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_rules import record_from_example
+
+from conftest import REPO
+from legacydoc import i18n
+from legacydoc.areas import AREAS
+from legacydoc.checkup import run_check
+from legacydoc.engine import load_rules
+from legacydoc.render.check_markdown import STATUS_WORDS
+
+RULES = load_rules()
+ZH = i18n.catalogue("zh")
+PLACEHOLDER = re.compile(r"\{([a-z_][\w.-]*)(?:\|[^{}]*)?\}")
+SEED = REPO / "fixtures" / "seed-002-win10-gtx1660s-cuda102" / "facts.toml"
+
+
+def _names(text: object) -> set[str]:
+    texts = text if isinstance(text, (list, tuple)) else [text]
+    return {m.group(1) for t in texts for m in PLACEHOLDER.finditer(str(t))}
+
+
+def _tr_literals() -> set[str]:
+    """Every string literal passed to tr(...) in legacydoc/."""
+    found = set()
+    for path in (REPO / "legacydoc").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "tr":
+                for arg in node.args:
+                    # tr("Fix:") or tr({"error": "ERROR", ...}[severity]): the strings shown
+                    if isinstance(arg, ast.Subscript) and isinstance(arg.value, ast.Dict):
+                        candidates = list(arg.value.values)
+                    else:
+                        candidates = [arg]
+                    found.update(c.value for c in candidates
+                                 if isinstance(c, ast.Constant) and isinstance(c.value, str))
+    return found
+
+
+def test_every_translated_rule_exists_and_keeps_its_placeholders() -> None:
+    by_id = {r.id: r for r in RULES}
+    for rule_id, entry in ZH["rules"].items():
+        assert rule_id in by_id, rule_id
+        rule = by_id[rule_id]
+        assert set(entry) <= {"title", "why", "fix"}, rule_id
+        for field in entry:
+            english = getattr(rule, field)
+            assert _names(entry[field]) == _names(english), (rule_id, field)
+            if field == "fix":
+                assert len(entry[field]) == len(english), rule_id
+
+
+def test_every_rule_title_and_interface_string_is_translated() -> None:
+    missing_titles = [r.id for r in RULES if "title" not in ZH["rules"].get(r.id, {})]
+    assert missing_titles == []
+    used = _tr_literals() | {a.title for a in AREAS} | {w for w in STATUS_WORDS.values() if not w.startswith("*")}
+    used.discard("")
+    assert sorted(used - set(ZH["ui"])) == []
+    assert sorted(set(ZH["ui"]) - used) == []  # no stale entries
+
+
+def test_list_what_is_not_translated_yet(capsys) -> None:
+    """Why and fix fall back to English where the catalogue has none: say which."""
+    missing = {field: [r.id for r in RULES if field not in ZH["rules"].get(r.id, {})] for field in ("why", "fix")}
+    with capsys.disabled():
+        for field, ids in missing.items():
+            print("\nzh: %d of %d rules have no translated %s: %s" % (len(ids), len(RULES), field, " ".join(ids)))
+    assert len(missing["why"]) < len(RULES)  # the common ones are done
+
+
+def test_chinese_templates_fill_on_every_firing_example() -> None:
+    i18n.use("zh")
+    try:
+        for rule in RULES:
+            for example in rule.fires:
+                result = run_check(record_from_example(example), RULES)
+                stack = list(result.diagnoses)
+                while stack:
+                    diag = stack.pop()
+                    stack.extend(diag.folded)
+                    if diag.id == rule.id and "title" in ZH["rules"].get(rule.id, {}):
+                        assert "{" not in diag.title and re.search(r"[\u4e00-\u9fff]", diag.title), diag.title
+    finally:
+        i18n.use("en")
+
+
+@pytest.mark.parametrize("environ, platform, expected", [
+    ({"LANG": "zh_CN.UTF-8"}, "linux", "zh"),
+    ({"LANG": "zh_TW.UTF-8"}, "linux", "zh"),
+    ({"LC_ALL": "en_US.UTF-8", "LANG": "zh_CN.UTF-8"}, "linux", "en"),
+    ({"LC_ALL": "zh_CN.GBK", "LANG": "C"}, "linux", "zh"),
+    ({"LANG": "C.UTF-8"}, "linux", "en"),
+    ({}, "linux", "en"),
+])
+def test_the_locale_decides_when_nothing_else_does(environ: dict, platform: str, expected: str) -> None:
+    assert i18n.from_locale(environ, platform) == expected
+    assert i18n.choose(None, environ) == expected if platform == sys.platform else True
+
+
+def test_the_option_beats_the_variable_which_beats_the_locale() -> None:
+    assert i18n.choose("zh", {"LEGACYDOC_LANG": "en"}) == "zh"
+    assert i18n.choose(None, {"LEGACYDOC_LANG": "zh", "LANG": "en_US.UTF-8"}) == "zh"
+    assert i18n.choose("auto", {"LEGACYDOC_LANG": "en", "LANG": "zh_CN.UTF-8"}) == "zh"
+    assert i18n.choose("zh_CN", {}) == "zh"
+
+
+def _cli(*args: str, env: dict) -> subprocess.CompletedProcess:
+    full = {k: v for k, v in os.environ.items() if k not in ("LEGACYDOC_LANG", "LANG", "LC_ALL", "LC_MESSAGES")}
+    full.update(env)
+    full["PYTHONPATH"] = str(REPO)
+    return subprocess.run([sys.executable, "-m", "legacydoc", *args], cwd=str(REPO), env=full,
+                          capture_output=True, timeout=120)
+
+
+def test_check_in_chinese_from_the_locale_and_from_the_option() -> None:
+    by_locale = _cli("check", "--facts", str(SEED), env={"LANG": "zh_CN.UTF-8"})
+    by_option = _cli("check", "--facts", str(SEED), "--lang", "zh", env={"LANG": "C.UTF-8"})
+    english = _cli("check", "--facts", str(SEED), env={"LANG": "C.UTF-8"})
+    assert by_locale.stdout == by_option.stdout != english.stdout
+    text = by_option.stdout.decode("utf-8")
+    assert "结论：" in text and "发现的问题（根本原因在前）：" in text and "显卡与驱动" in text
+    assert "libgpuarray 会查找" in text  # LD303's title
+    assert by_option.returncode == english.returncode == 1
+
+
+def test_the_markdown_report_in_chinese(tmp_path: Path) -> None:
+    proc = _cli("--lang", "zh", "check", "--facts", str(SEED), "--format", "markdown", env={})
+    text = proc.stdout.decode("utf-8")
+    assert "**结论：**" in text and "| 方面 | 状态 | 找到的 | 检查数 |" in text
+
+
+def test_a_bad_language_is_one_line_exit_2() -> None:
+    proc = _cli("check", "--facts", str(SEED), "--lang", "fr", env={})
+    assert proc.returncode == 2 and b"--lang: must be one of en, zh or auto" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    proc = _cli("check", "--facts", str(SEED), env={"LEGACYDOC_LANG": "klingon"})
+    assert proc.returncode == 2 and b"LEGACYDOC_LANG" in proc.stderr
