@@ -674,6 +674,16 @@ def _flat(prefix: str, values: Mapping[str, Any]) -> dict[str, Any]:
     return {prefix + "." + k: v for k, v in values.items() if v is not None}
 
 
+def gpu_blockers(facts: Mapping[str, Any]) -> tuple[str, ...]:
+    """What stops the gpuarray back-end beyond the readiness basics (GPU, pygpu, compiler):
+    the same list for check and for theanorc --write, so they never disagree."""
+    os_family = str(get(facts, "system.os", "") or "linux")
+    driver = driver_facts(facts, os_family)
+    if libgpuarray_facts(facts, driver.get("max_cuda"), os_family).get("nvrtc_found") is False:
+        return ("libgpuarray cannot load an NVRTC library it asks for",)
+    return ()
+
+
 def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     """The ``derived`` table (flat dotted keys nested on output) for these facts."""
     os_family = str(get(facts, "system.os", "") or "linux")
@@ -713,9 +723,7 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     d.update(_flat("gxx", compiler_facts(facts, nvcc.get("max_gcc"))))
     d.update(_flat("msvc", msvc_facts(facts, nvcc.get("version"))))
     d.update(_flat("pygpu", pygpu_facts(facts, release, era, driver.get("max_cuda"), os_family)))
-    blockers = (("libgpuarray cannot load an NVRTC library it asks for",)
-                if d.get("libgpuarray.nvrtc_found") is False else ())
-    d.update(_flat("theano", device_facts(facts, theano.get("version"), blockers)))
+    d.update(_flat("theano", device_facts(facts, theano.get("version"), gpu_blockers(facts))))
     d.update(_flat("cache", cache_facts(facts)))
     d.update(_flat("log", log_facts(facts)))
     return _nest(d)

@@ -4,6 +4,9 @@ theanorc --write all take it from legacydoc.readiness."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
+
+import pytest
 
 from conftest import REPO
 from legacydoc import facts, readiness
@@ -56,3 +59,14 @@ def test_backend_of_each_device_value() -> None:
     assert readiness.backend("cuda1") == "gpuarray" and readiness.backend("opencl0:0") == "gpuarray"
     assert readiness.backend("cpu") == "cpu" and readiness.backend(None) is None
     assert readiness.old_backend_removed("1.0.5") is True and readiness.old_backend_removed("0.9.0") is False
+
+
+@pytest.mark.parametrize("fixture", sorted((REPO / "fixtures").glob("*/facts.toml")), ids=lambda p: p.parent.name)
+def test_theanorc_write_and_check_agree_on_the_device(fixture: Path) -> None:
+    """The config written never puts device = cuda where check says Theano runs on the CPU
+    (seed-002: libgpuarray finds no NVRTC it asks for), and the reverse."""
+    record = facts.load(fixture)
+    runs_on = run_check(record, RULES).facts["derived"]["theano"]["runs_on"]
+    device = generate(record, effective_config(record)).lines[0]
+    assert device.name == "device"
+    assert (device.value in ("cuda", "gpu")) == (runs_on == "gpu"), (device.value, runs_on)

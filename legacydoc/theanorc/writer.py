@@ -43,8 +43,11 @@ class Generated:
 def _gpu_decision(record: Mapping[str, Any], config: EffectiveConfig, compiler: bool) -> tuple[str, str]:
     """device for the written config: the GPU only when legacydoc.readiness says it would
     run there (the same answer check gives), with the config's compiler."""
+    from legacydoc.derive import gpu_blockers
+
     device = "gpu" if config.schema.id == "theano-0.8.2" else "cuda"
-    decision = readiness.gpu_decision(record, device, config.schema.version, compiler=compiler)
+    blockers = gpu_blockers(record) if device == "cuda" else ()
+    decision = readiness.gpu_decision(record, device, config.schema.version, compiler=compiler, blockers=blockers)
     if decision.runs_on == "gpu":
         names = machine.gpu_names(record)
         _, pygpu_why = readiness.pygpu_status(record)
@@ -52,7 +55,7 @@ def _gpu_decision(record: Mapping[str, Any], config: EffectiveConfig, compiler: 
         return device, "%s: nvidia-smi lists %s, %sa C++ compiler works" % (
             device, names[0] if names else "a GPU", uses)
     why = decision.reasons + ["not known: %s" % u for u in decision.unknown]
-    return "cpu", "cpu: %s" % "; ".join(why)
+    return "cpu", "cpu: %s. device = %s needs that fixed first (legacydoc check says how)" % ("; ".join(why), device)
 
 
 def _blas_flags(record: Mapping[str, Any]) -> tuple[str, str]:
