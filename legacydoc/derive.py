@@ -76,6 +76,7 @@ DERIVED: dict[str, str] = {
     "theano.visible_gpus": "GPUs a CUDA program sees (gpu.count, narrowed by CUDA_VISIBLE_DEVICES)",
     "theano.backend_known": "the back-end is known (the device setting was read)",
     "pygpu.installed_not_importable": "pygpu is recorded installed but the log shows Theano could not import it",
+    "blas.fix": "the [blas] ldflags lines that link here, or what to install when none can",
     "theano.backend_from_log": "the log message that shows the back-end when the device setting was not read",
     "theano.device_gpu": "what device=gpu* does in the installed release (theano_eras: old-backend, "
                          "old-backend-deprecated-warning, error)",
@@ -674,6 +675,22 @@ def _flat(prefix: str, values: Mapping[str, Any]) -> dict[str, Any]:
     return {prefix + "." + k: v for k, v in values.items() if v is not None}
 
 
+def blas_fix(facts: Mapping[str, Any]) -> str:
+    """The [blas] ldflags the writer would choose, as pasteable config lines, or, when no
+    BLAS the compiler can link is known, what to install: never a flag that cannot link."""
+    from legacydoc.theanorc.writer import blas_choice
+
+    flags, _why = blas_choice(facts)
+    if flags:
+        return "[blas]\nldflags = %s" % flags
+    family = get(facts, "packages.numpy_blas")
+    seen = "numpy's %s is not a library the compiler can link" % family if family else \
+        "no BLAS the compiler can link was recorded"
+    return ("Install a BLAS the compiler can link (%s; a pip numpy keeps its OpenBLAS inside the wheel): "
+            "conda install mkl mkl-service, or on Linux sudo apt install libopenblas-dev; then run "
+            "legacydoc theanorc --write, which writes the matching ldflags" % seen)
+
+
 def gpu_blockers(facts: Mapping[str, Any]) -> tuple[str, ...]:
     """What stops the gpuarray back-end beyond the readiness basics (GPU, pygpu, compiler):
     the same list for check and for theanorc --write, so they never disagree."""
@@ -702,6 +719,7 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     if ld is not None and (ld.get("source", "default") != "default" or config_files_read(facts)):
         d["blas.ldflags_set"] = ld.get("source", "default") != "default"
         d["blas.ldflags"] = ld.get("value", "")
+        d["blas.fix"] = blas_fix(facts)
     d.update(readiness_facts(facts))
     failure = gpu_failure(facts)
     if failure:

@@ -70,3 +70,16 @@ def test_theanorc_write_and_check_agree_on_the_device(fixture: Path) -> None:
     device = generate(record, effective_config(record)).lines[0]
     assert device.name == "device"
     assert (device.value in ("cuda", "gpu")) == (runs_on == "gpu"), (device.value, runs_on)
+
+
+@pytest.mark.parametrize("fixture", sorted((REPO / "fixtures").glob("*/facts.toml")), ids=lambda p: p.parent.name)
+def test_the_blas_fix_is_what_theanorc_write_would_write(fixture: Path) -> None:
+    """LD600 never proposes an ldflags the writer would not choose (one that cannot link)."""
+    from legacydoc.theanorc.writer import blas_choice
+
+    record = facts.load(fixture)
+    flags, _why = blas_choice(record)
+    fix = run_check(record, RULES).facts["derived"]["blas"].get("fix")
+    if fix is not None:
+        assert fix == ("[blas]\nldflags = %s" % flags if flags else fix)
+        assert flags or (fix.startswith("Install a BLAS") and "-lopenblas" not in fix)

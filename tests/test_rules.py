@@ -3,6 +3,7 @@ examples (``fires`` / ``quiet``) behave as written, through derive and the engin
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator
 
 import pytest
@@ -104,3 +105,18 @@ def test_every_config_finding_kind_reaches_a_rule() -> None:
         assert rule_id in ids
         covered.add(kind)
     assert set(KINDS) <= covered, sorted(set(KINDS) - covered)
+
+
+def test_config_lines_in_fixes_paste_as_they_are() -> None:
+    """A fix that gives .theanorc lines gives only those: on Python 3 anything after the
+    value (a note in brackets, a '#' comment) becomes part of it."""
+    bad = []
+    for rule, diag in firing_diagnoses():
+        for step in diag.fix:
+            lines = step.splitlines()
+            for before, line in zip(lines, lines[1:]):
+                if re.search(r"\[[\w.]+\]\s*$", before) and " = " in line:
+                    value = line.split(" = ", 1)[1]
+                    if "  " in value or "#" in value or ";" in value:
+                        bad.append((rule.id, line))
+    assert bad == []

@@ -104,9 +104,9 @@ def theano_facts(run: Optional[TheanoRun], machine: Side) -> dict[str, Any]:
         vs_numpy = run.result.gflops.median / run.numpy_result.gflops.median
     fix = ""
     if run.ldflags_suggestion:
-        fix = ("[blas]\nldflags = %s\n"
-               "(links the BLAS library numpy itself loaded; or set THEANO_FLAGS=blas.ldflags=\"%s\")" % (
-                   run.ldflags_suggestion, run.ldflags_suggestion))
+        # The note first: a line after the config lines would be pasted into .theanorc too.
+        fix = ("Link the BLAS library numpy itself loaded (or set THEANO_FLAGS=blas.ldflags=\"%s\"):\n"
+               "[blas]\nldflags = %s" % (run.ldflags_suggestion, run.ldflags_suggestion))
     return {
         "ran": True,
         "ok": run.ok,

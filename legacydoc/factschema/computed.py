@@ -18,7 +18,7 @@ DERIVED = Table({
         "cudnn_warn_from": INT, "lib_cnmem": BOOL, "hypot_fix": BOOL, "numpy_min": STR, "numpy_too_old": BOOL,
         "preallocate_fraction": NUMBER,
     }),
-    "blas": Table({"ldflags_set": BOOL, "ldflags": STR}),
+    "blas": Table({"ldflags_set": BOOL, "ldflags": STR, "fix": STR}),
     "gpu": Table({"usable": BOOL, "failure": STR}),
     "driver": Table({"max_cuda": STR, "max_cuda_source": STR}),
     "nvcc": Table({"version": STR, "min_driver": STR, "driver_ok": BOOL, "lowest_sm": INT, "highest_sm": INT,

@@ -58,7 +58,8 @@ def _gpu_decision(record: Mapping[str, Any], config: EffectiveConfig, compiler: 
     return "cpu", "cpu: %s. device = %s needs that fixed first (legacydoc check says how)" % ("; ".join(why), device)
 
 
-def _blas_flags(record: Mapping[str, Any]) -> tuple[str, str]:
+def blas_choice(record: Mapping[str, Any]) -> tuple[str, str]:
+    """(ldflags, why): a BLAS the compiler can link for numpy's library, or '' and why not."""
     blas = machine.numpy_blas(record)
     conda = get(record, "python.env_kind") == "conda"
     prefix = get(record, "python.prefix")
@@ -210,7 +211,7 @@ def generate(record: Mapping[str, Any], config: EffectiveConfig, target: Optiona
     elif cxx_default == "":
         lines.append(Line("cxx", "",
                           "empty: no C++ compiler was found; Theano runs its slow Python code (install g++)"))
-    flags, flags_why = _blas_flags(record)
+    flags, flags_why = blas_choice(record)
     lines.append(Line("blas.ldflags", flags, flags_why))
     if device in ("cuda", "gpu"):
         toolkit = machine.toolkit_for_writing(record)
