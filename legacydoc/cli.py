@@ -72,6 +72,18 @@ LangOpt = typer.Option(
 )
 
 
+ShellOpt = typer.Option(
+    None, "--shell", metavar="bash|zsh|cmd|powershell",
+    help="Write the fixes' commands for this shell (default: cmd for a Windows record, bash otherwise).",
+)
+
+
+def _use_shell(value: Optional[str]) -> None:
+    from legacydoc import shells
+
+    shells.use(shells.choose(value))
+
+
 @app.callback()
 def _root(
     version: bool = typer.Option(
@@ -81,6 +93,7 @@ def _root(
 ) -> None:
     """legacydoc: probe the machine, diagnose it, write a working .theanorc."""
     _use_lang(lang)
+    _use_shell(None)
 
 
 # Options every probing command takes, after the command name.
@@ -258,6 +271,7 @@ def check(
     log_file: Optional[str] = LogOpt,
     no_redact: bool = NoRedactOpt,
     lang: Optional[str] = LangOpt,
+    shell: Optional[str] = ShellOpt,
 ) -> None:
     """Probe (or replay --facts FILE: a facts.toml or a report zip), run the rules, print
     diagnoses root cause first; --log FILE adds what the failed run printed as evidence.
@@ -270,6 +284,7 @@ def check(
 
     if lang is not None:
         _use_lang(lang)
+    _use_shell(shell)
     chosen = choose(CHECK_FORMATS, output_format)
     rules = _load_rules(rules_dirs)  # a broken rule pack fails before any probing
     log = _read_log(log_file)
@@ -307,6 +322,7 @@ def report(
     log_file: Optional[str] = LogOpt,
     no_redact: bool = NoRedactOpt,
     lang: Optional[str] = LangOpt,
+    shell: Optional[str] = ShellOpt,
 ) -> None:
     """Write one zip to attach to a support ticket: report.md, report.json, facts.toml,
     the raw command outputs, the --log (as log.txt) and a manifest. Redacted unless
@@ -316,6 +332,7 @@ def report(
 
     if lang is not None:
         _use_lang(lang)
+    _use_shell(shell)
     check_writable(output, need_read=False)  # refuse before probing
     rules = _load_rules(rules_dirs)
     log = _read_log(log_file)

@@ -86,5 +86,8 @@ def rule_text(rule_id: str, field: str, english: Any) -> Any:
     entry = catalogue(_current).get("rules", {}).get(rule_id, {})
     found = entry.get(field) if isinstance(entry, Mapping) else None
     if field == "fix":
-        return found if isinstance(found, list) and all(isinstance(s, str) for s in found) else english
+        from legacydoc.shells import validate_step
+
+        ok = isinstance(found, list) and all(not validate_step(step) for step in found)
+        return found if ok else english
     return found if isinstance(found, str) else english

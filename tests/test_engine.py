@@ -94,7 +94,8 @@ def test_conditions(cond: dict, expected: bool) -> None:
         ({"when": [{"fact": "item.name", "exists": True}]}, "'item.name' used outside"),
         ({"when": [{"eval": "1"}]}, "unknown condition keys eval"),
         ({"title": "numpy {packages.numpy.vers1on}"}, "unknown fact name 'packages.numpy.vers1on'"),
-        ({"fix": 3}, "'fix' must be a string or a list of strings"),
+        ({"fix": 3}, "'fix' must be a string or a list of steps"),
+        ({"fix": [3]}, "'fix': a fix step is a string or a table of shell lines"),
     ],
 )
 def test_validation_errors_are_one_line_naming_file_and_rule(override: dict, message: str) -> None:

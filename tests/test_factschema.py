@@ -122,7 +122,8 @@ def test_every_name_the_shipped_rules_use_resolves() -> None:
     for rule in load_rules():
         names: list[tuple[str, str]] = []
         _condition_names(rule.when, rule.for_each, names)
-        texts = [rule.title, rule.why, *rule.fix]
+        texts = [rule.title, rule.why, *(line for step in rule.fix
+                                          for line in ([step] if isinstance(step, str) else step.values()))]
         names += [(rule.for_each, n) for text in texts for n in TEMPLATE.findall(text)]
         names += [(rule.for_each, n) for n in rule.evidence]
         for scope, name in names:

@@ -50,7 +50,7 @@ def test_the_pack_is_big_enough_and_ids_are_stable_codes() -> None:
 def test_every_rule_has_a_firing_and_a_quiet_example_and_references(rule: Rule) -> None:
     assert rule.fires, "%s has no example that fires" % rule.id
     assert rule.quiet, "%s has no example that stays quiet" % rule.id
-    assert rule.fix and all(step.strip() for step in rule.fix)
+    assert rule.fix and all((step if isinstance(step, str) else step["bash"]).strip() for step in rule.fix)
     assert rule.references, "%s cites nothing" % rule.id
 
 

@@ -202,7 +202,7 @@ def test_windows_discovery_and_theanorc_lines() -> None:
     rec["theano_config"]["files"] = [{"path": "C:\\Users\\ann\\.theanorc", "from": "default", "exists": False},
                                      {"path": "C:\\Users\\ann\\.theanorc.txt", "from": "default", "exists": True}]
     assert theanorc_value(rec, add=["D:\\proj\\.theanorc"]) == "~\\.theanorc;~\\.theanorc.txt;D:\\proj\\.theanorc"
-    assert theanorc_line(rec, add=["D:\\proj\\.theanorc"]).startswith("set THEANORC=")
+    assert theanorc_line(rec, add=["D:\\proj\\.theanorc"]).startswith("set \"THEANORC=")
     target = write_target(rec)
     assert target is not None and target.path == "C:\\Users\\ann\\.theanorc.txt"  # the later file wins
     def paths(*args, **kw):

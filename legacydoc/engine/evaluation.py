@@ -17,6 +17,7 @@ from typing import Any, Iterable, Mapping, Optional
 from legacydoc.engine.model import LAYERS, SEVERITIES, Diagnosis, Rule
 from legacydoc.facts import get
 from legacydoc.i18n import rule_text
+from legacydoc.shells import for_facts, line_for
 from legacydoc.versions import parse_specifier, parse_version
 
 # {fact.name} or {fact.name|text to print when the fact is not recorded}
@@ -219,6 +220,7 @@ def _evidence(rule: Rule, facts: Mapping[str, Any], item: Any) -> dict[str, Any]
 def diagnose(rule: Rule, facts: Mapping[str, Any], item: Any, from_log: bool = False) -> Diagnosis:
     # Fired by a message in the log: facts its text names may really be unknown.
     strict = False if from_log else None
+    shell = for_facts(facts)
     evidence = _evidence(rule, facts, item)
     quoted = log_evidence(rule.id, facts)
     if quoted:
@@ -232,8 +234,8 @@ def diagnose(rule: Rule, facts: Mapping[str, Any], item: Any, from_log: bool = F
         title=fill(rule_text(rule.id, "title", rule.title), facts, item, strict),
         why=fill(rule_text(rule.id, "why", rule.why), facts, item, strict),
         # A templated step can fill to nothing (a finding without a corrected line).
-        fix=[step for step in (fill(line, facts, item, strict) for line in rule_text(rule.id, "fix", rule.fix))
-             if step.strip()],
+        fix=[step for step in (fill(line_for(line, shell), facts, item, strict)
+                               for line in rule_text(rule.id, "fix", rule.fix)) if step.strip()],
         evidence=evidence,
         references=list(rule.references),
     )

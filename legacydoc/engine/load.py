@@ -33,6 +33,7 @@ from legacydoc import factschema, locate
 from legacydoc.areas import AREA_NAMES
 from legacydoc.engine.evaluation import TEMPLATE
 from legacydoc.engine.model import LAYERS, SEVERITIES, Rule, RuleError
+from legacydoc.shells import Step, validate_step
 from legacydoc.versions import parse_specifier
 
 RULE_KEYS = frozenset({
@@ -136,6 +137,17 @@ def _as_str_tuple(value: Any, key: str, source: str, rule_id: str) -> tuple[str,
     raise _fail(source, rule_id, "'%s' must be a string or a list of strings" % key)
 
 
+def _fix_steps(value: Any, source: str, rule_id: str) -> tuple[Step, ...]:
+    steps = [value] if isinstance(value, str) else value
+    if not isinstance(steps, list):
+        raise _fail(source, rule_id, "'fix' must be a string or a list of steps")
+    for step in steps:
+        problem = validate_step(step)
+        if problem:
+            raise _fail(source, rule_id, "'fix': %s" % problem)
+    return tuple(step if isinstance(step, str) else dict(step) for step in steps)
+
+
 def _validate_template(text: str, source: str, rule_id: str, scope: Scope) -> None:
     for name, _fallback in TEMPLATE.findall(text):
         _check_fact_name(name, source, rule_id, scope)
@@ -221,9 +233,10 @@ def rule_from_table(table: Any, source: str) -> Rule:
     applies, applies_text = applies_condition(table["applies"], source, rule_id)
     for text_key in ("title", "why"):
         _validate_template(table[text_key], source, rule_id, scope)
-    fix = _as_str_tuple(table["fix"], "fix", source, rule_id)
-    for line in fix:
-        _validate_template(line, source, rule_id, scope)
+    fix = _fix_steps(table["fix"], source, rule_id)
+    for step in fix:
+        for line in ([step] if isinstance(step, str) else list(step.values())):
+            _validate_template(line, source, rule_id, scope)
     examples = {key: _examples(table.get(key, []), key, source, rule_id) for key in ("fires", "quiet")}
     evidence = _as_str_tuple(table.get("evidence", []), "evidence", source, rule_id)
     for name in evidence:

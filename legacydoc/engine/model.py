@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from legacydoc.errors import UsageError
+from legacydoc.shells import Step
 
 # The order an expert debugs in: a root cause in an earlier layer explains later ones.
 LAYERS: tuple[str, ...] = ("versions", "drivers", "libraries", "compilers", "config", "performance")
@@ -26,7 +27,7 @@ class Rule:
     severity: str
     title: str
     why: str
-    fix: tuple[str, ...]
+    fix: tuple[Step, ...]  # text, or one line per shell (legacydoc.shells)
     when: Any
     source: str
     references: tuple[str, ...] = ()

@@ -37,7 +37,10 @@ def render_rule(rule: Rule) -> str:
         out.append("")
     out.append("Fix:")
     for step in rule.fix:
-        out.append("  - " + step.replace("\n", "\n    "))
+        if isinstance(step, str):
+            out.append("  - " + step.replace("\n", "\n    "))
+        else:  # one line per shell
+            out.extend("  - %s: %s" % (shell, line) for shell, line in step.items())
     out.append("")
     if rule.for_each:
         out.append("For each item of: " + rule.for_each)

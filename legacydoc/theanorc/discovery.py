@@ -76,11 +76,17 @@ def theanorc_value(
 def theanorc_line(
     record: Mapping[str, Any], add: Sequence[str] = (), drop: Sequence[str] = (), first: bool = False
 ) -> str:
-    """The shell line that sets THEANORC so (cmd.exe syntax on Windows). A list left
-    empty means unsetting it: THEANORC set to nothing makes Theano read no file at all."""
+    """The shell line that sets THEANORC so, in the reader's shell (legacydoc.shells: cmd
+    on a Windows record unless --shell says otherwise). A list left empty means unsetting
+    it: THEANORC set to nothing makes Theano read no file at all."""
+    from legacydoc.shells import family, for_facts
+
     value = theanorc_value(record, add, drop, first)
-    if machine.is_windows(record):
-        return "set THEANORC=%s" % value  # cmd.exe: 'set NAME=' removes the variable
+    shell = family(for_facts(record))
+    if shell == "cmd":
+        return 'set "THEANORC=%s"' % value  # cmd.exe: 'set "NAME="' removes the variable
+    if shell == "powershell":
+        return '$env:THEANORC = "%s"' % value if value else "Remove-Item Env:THEANORC"
     return "export THEANORC=%s" % value if value else "unset THEANORC"
 
 
