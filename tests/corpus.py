@@ -74,7 +74,10 @@ def score(case: Case, rules: list[Rule], with_log: bool) -> Outcome:
     top = [d.id for d in result.diagnoses if d.severity in ("error", "warning")][:TOP]
     found = any(rule in top for rule in case.root_cause)
     must_not = set(case.expect.get("must_not", []))
-    contradicted = sorted({d.id for d in result.every() if d.severity == "error" and d.id in must_not})
+    # A claim is what legacydoc puts forward as a cause: a top-level diagnosis. One folded
+    # under another is shown as that cause's consequence (cudnn.h missing under a GPU cuDNN
+    # cannot run on), which is what the accepted answers say of their symptoms.
+    contradicted = sorted({d.id for d in result.diagnoses if d.severity == "error" and d.id in must_not})
     return Outcome(case, with_log, top, found, contradicted)
 
 
