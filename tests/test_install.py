@@ -71,6 +71,19 @@ def test_rules_and_knowledge_ship_inside_the_wheel(installed: Path, tmp_path: Pa
     assert "site-packages" in rules_dir and min_driver == "440.33"
 
 
+def test_every_data_file_under_rules_ships_and_chinese_works_installed(installed: Path, tmp_path: Path) -> None:
+    where = subprocess.run([str(installed / "python"), "-c",
+                            "from legacydoc.engine import builtin_rules_dir; print(builtin_rules_dir())"],
+                           cwd=str(tmp_path), capture_output=True, text=True)
+    shipped = Path(where.stdout.strip())
+    wanted = {p.relative_to(REPO / "rules").as_posix() for p in (REPO / "rules").rglob("*.toml")}
+    found = {p.relative_to(shipped).as_posix() for p in shipped.rglob("*.toml")}
+    assert wanted - found == set()
+    proc = _run(installed, "--lang", "zh", "check", "--facts",
+                str(REPO / "fixtures" / "seed-002-win10-gtx1660s-cuda102" / "facts.toml"), cwd=tmp_path)
+    assert proc.returncode == 1 and "结论：" in proc.stdout, proc.stderr
+
+
 def test_check_runs_and_the_cli_does_not_import_numpy(installed: Path, tmp_path: Path) -> None:
     proc = _run(installed, "check", "--format", "json", cwd=tmp_path)
     assert proc.returncode in (0, 1), proc.stderr
