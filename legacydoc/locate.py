@@ -64,16 +64,23 @@ def loads_toml(text: str) -> dict[str, Any]:
 
 def read_toml(path: Path, what: str, error: Callable[[str], UsageError] = UsageError) -> dict[str, Any]:
     """A data file as a dict; any problem is ``error("<path>: <what> ...")``, one line."""
+    from legacydoc import parsecache
     from legacydoc.safe_io import read_regular
 
     try:
-        text = read_regular(Path(path), MAX_DATA_FILE_BYTES, what).decode("utf-8")
+        raw = read_regular(Path(path), MAX_DATA_FILE_BYTES, what)
+        text = raw.decode("utf-8")
     except UsageError as exc:
         raise error(str(exc)) from None
     except UnicodeDecodeError as exc:
         raise error("%s: not UTF-8 (byte %d)" % (path, exc.start)) from None
+    cached = parsecache.load(raw)
+    if cached is not None:
+        return cached
     try:
-        return tomllib.loads(text)
+        parsed = tomllib.loads(text)
+        parsecache.store(raw, parsed)
+        return parsed
     except tomllib.TOMLDecodeError as exc:
         raise error("%s: not valid TOML (%s)" % (path, " ".join(str(exc).split()))) from None
     except RecursionError:

@@ -11,6 +11,7 @@ import os
 import shlex
 import stat
 import sys
+import tempfile
 from pathlib import Path
 from typing import Optional, Union
 
@@ -21,6 +22,8 @@ from legacydoc.probes.context import ProbeContext
 # The expected outputs are English: a Chinese locale on the test machine must not change
 # them (tests of the Chinese output choose it themselves, with --lang or LEGACYDOC_LANG).
 os.environ["LEGACYDOC_LANG"] = "en"
+# The parsed-data cache of the runs the tests start stays out of the user's ~/.cache.
+os.environ.setdefault("LEGACYDOC_CACHE_DIR", tempfile.mkdtemp(prefix="legacydoc-test-cache-"))
 
 DATA = Path(__file__).parent / "data"
 REPO = Path(__file__).resolve().parent.parent
