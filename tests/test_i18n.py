@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_rules import firing_diagnoses
+from test_rules import firing_diagnoses, paste_problems
 
 from conftest import REPO
 from legacydoc import i18n
@@ -83,6 +83,14 @@ def test_chinese_templates_fill_on_every_firing_example() -> None:
     try:
         for rule, diag in firing_diagnoses():
             assert "{" not in diag.title and re.search(r"[\u4e00-\u9fff]", diag.title), (rule.id, diag.title)
+    finally:
+        i18n.use("en")
+
+
+def test_chinese_config_lines_paste_as_they_are() -> None:
+    i18n.use("zh")
+    try:
+        assert paste_problems() == []
     finally:
         i18n.use("en")
 
