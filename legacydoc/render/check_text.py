@@ -98,5 +98,6 @@ def render_check_text(result: CheckResult, color: bool = False) -> str:
             out.extend(_diagnosis(diag, "%d." % n, color))
             out.append("")
     out.append(result.runs_on())
-    out.append(tr("Verdict:") + " " + result.verdict())
+    label = tr("Verdict:")
+    out.append(label + ("" if label.endswith("：") else " ") + result.verdict())  # no space after a full-width colon
     return "\n".join(out)
