@@ -52,7 +52,7 @@ def test_a_busy_machine_and_a_moving_clock_are_named_and_not_rerun() -> None:
     steady = [_sweep(_size(512, 200.0, 196.0, 190.0))]
     busy = noise.judge(steady, noise.Conditions(load_1m=7.5, mhz=2600.0), QUIET, cores=8)
     assert busy.reasons == ["other programs kept the CPU busy: load average 7.5 on 8 logical cores"]
-    assert noise.rerun_plan(busy) == []
+    assert busy.busy and noise.rerun_plan(busy) == []
     throttled = noise.judge(steady, QUIET, noise.Conditions(load_1m=0.2, mhz=1800.0), cores=8)
     assert throttled.reasons == ["the CPU clock moved from 2600 to 1800 MHz during the run (power saving, "
                                  "turbo or heat)"]
@@ -101,3 +101,13 @@ def test_plot_writes_an_svg(capsys, tmp_path: Path) -> None:
 def test_a_bad_plot_target_is_refused_before_measuring(capsys, tmp_path: Path, name: str, message: str) -> None:
     code, out, err = _bench(capsys, "--size", "64", "--seconds", "0.2", "--plot", str(tmp_path / name))
     assert code == 2 and message in err and out == ""
+
+
+def test_the_rerun_keeps_the_steadier_measurement() -> None:
+    [first] = _sweep(_size(2048, 219.0, 150.0, 3.7)).sizes
+    [calm] = _sweep(_size(2048, 210.0, 205.0, 190.0)).sizes
+    [wobbly] = _sweep(_size(2048, 210.0, 150.0, 140.0)).sizes
+    assert noise.steadier(first, calm) is calm and noise.steadier(calm, first) is calm
+    # both uneven: the smaller gap between the median and the best run wins
+    assert noise.uneven(first) and noise.uneven(wobbly)
+    assert noise.steadier(first, wobbly) is wobbly and noise.steadier(wobbly, first) is wobbly

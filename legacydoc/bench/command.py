@@ -115,7 +115,7 @@ def theano_size(options: BenchOptions, machine: Side) -> int:
 
 
 def _rerun(machine: Side, pairs: list[tuple[str, int]], budget_s: float, memory: Any,
-           verdict: bench_noise.Verdict, before: bench_noise.Conditions, cores: Any) -> bench_noise.Verdict:
+           before: bench_noise.Conditions, cores: Any) -> bench_noise.Verdict:
     """Measure the uneven sizes once more and keep, per size, the steadier of the two
     measurements; the verdict is then made again on what is kept."""
     notes = []
@@ -126,10 +126,11 @@ def _rerun(machine: Side, pairs: list[tuple[str, int]], budget_s: float, memory:
         new = fresh.at(n) if fresh else None
         if sweep is None or old is None or new is None:
             continue
-        keep = new if new.spread_pct < old.spread_pct else old
+        keep = bench_noise.steadier(old, new)
         sweep.sizes = [keep if s.n == n else s for s in sweep.sizes]
-        notes.append("%s n=%d: spread %.0f%% -> %.0f%%%s" % (
-            dtype, n, old.spread_pct, new.spread_pct, "" if keep is new else " (first run kept)"))
+        notes.append("%s n=%d: median %.0f%% -> %.0f%% below the best%s" % (
+            dtype, n, 100 * bench_noise.median_gap(old), 100 * bench_noise.median_gap(new),
+            "" if keep is new else " (first run kept)"))
     judged = bench_noise.judge(list(machine.sweeps.values()), before, bench_noise.sample(), cores)
     judged.rerun = notes
     return judged
@@ -172,7 +173,7 @@ def run_bench(
     rerun = bench_noise.rerun_plan(verdict)
     if rerun and machine.ok:
         say("uneven runs: measuring %s again ..." % ", ".join("%s n=%d" % pair for pair in rerun))
-        verdict = _rerun(machine, rerun, min(3.0, 0.3 * options.seconds), memory, verdict, before, cores)
+        verdict = _rerun(machine, rerun, min(3.0, 0.3 * options.seconds), memory, before, cores)
     if with_target:
         say("the target Python's numpy (%s), up to %.0f s ..." % (path, target_s))
     target = measure_target(ctx, path, error, machine, make_plan(target_s, options.sizes, available_mib=memory))

@@ -43,7 +43,7 @@ class Conditions:
 class NoisySize:
     dtype: str
     n: int
-    spread_pct: float
+    gap: float  # the median run's distance below the best (median_gap)
     best: float
     worst: float  # GFLOPS of the fastest and the slowest run
 
@@ -55,13 +55,14 @@ class Verdict:
     noisy: list[NoisySize] = field(default_factory=list)
     before: Conditions = field(default_factory=Conditions)
     after: Conditions = field(default_factory=Conditions)
-    rerun: list[str] = field(default_factory=list)  # "float32 n=2048: spread 61% -> 8%"
+    busy: bool = False  # other programs kept the CPU busy: a rerun would say nothing new
+    rerun: list[str] = field(default_factory=list)  # "float32 n=2048: median 35% -> 4% below the best"
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "trustworthy": self.trustworthy,
             "reasons": list(self.reasons),
-            "noisy_sizes": [{"dtype": s.dtype, "n": s.n, "spread_pct": s.spread_pct,
+            "noisy_sizes": [{"dtype": s.dtype, "n": s.n, "median_gap": round(s.gap, 3),
                              "gflops_best": s.best, "gflops_worst": s.worst} for s in self.noisy],
             "before": self.before.to_dict(),
             "after": self.after.to_dict(),
@@ -98,16 +99,26 @@ def sample() -> Conditions:
     return Conditions(load_1m=load, mhz=_mean_mhz_linux() if os.path.isdir("/sys/devices/system/cpu") else None)
 
 
+def median_gap(size: Any) -> float:
+    """How far the median run is below the best one (0.25: 25 % slower)."""
+    return 1.0 - size.gflops.median / size.gflops.best if size.gflops.best > 0 else 0.0
+
+
 def uneven(size: Any) -> bool:
     """Do the runs of this size disagree enough to distrust its median?"""
     if size.n < MIN_N_JUDGED or size.reps < MIN_REPS_JUDGED or size.gflops.best <= 0:
         return False
-    gap = 1.0 - size.gflops.median / size.gflops.best
-    return gap > MEDIAN_GAP_LIMIT or size.gflops.worst * WORST_RATIO_LIMIT < size.gflops.best
+    return median_gap(size) > MEDIAN_GAP_LIMIT or size.gflops.worst * WORST_RATIO_LIMIT < size.gflops.best
+
+
+def steadier(first: Any, second: Any) -> Any:
+    """Of two measurements of one size, the one to keep: an even one over an uneven one,
+    else the smaller gap between its median and its best run."""
+    return min((first, second), key=lambda size: (uneven(size), median_gap(size)))
 
 
 def noisy_sizes(sweeps: Sequence[Any]) -> list[NoisySize]:
-    return [NoisySize(sweep.dtype, size.n, size.spread_pct, size.gflops.best, size.gflops.worst)
+    return [NoisySize(sweep.dtype, size.n, median_gap(size), size.gflops.best, size.gflops.worst)
             for sweep in sweeps for size in sweep.sizes if uneven(size)]
 
 
@@ -120,6 +131,7 @@ def judge(sweeps: Sequence[Any], before: Conditions, after: Conditions, cores: O
             size.dtype, size.n, size.worst, size.best))
     loads = [c.load_1m for c in (before, after) if c.load_1m is not None]
     if loads and cores and max(loads) > LOAD_SHARE_LIMIT * cores:
+        verdict.busy = True
         verdict.reasons.append("other programs kept the CPU busy: load average %.1f on %d logical cores"
                                % (max(loads), cores))
     if before.mhz and after.mhz and abs(after.mhz - before.mhz) / before.mhz > CLOCK_CHANGE_LIMIT:
@@ -132,8 +144,7 @@ def judge(sweeps: Sequence[Any], before: Conditions, after: Conditions, cores: O
 def rerun_plan(verdict: Verdict) -> list[tuple[str, int]]:
     """The (dtype, n) worth measuring again: the noisiest sizes, not when the whole machine
     was busy (a rerun under the same load says nothing new)."""
-    busy = any(r.startswith("other programs") for r in verdict.reasons)
-    if busy:
+    if verdict.busy:
         return []
-    ranked = sorted(verdict.noisy, key=lambda s: -s.spread_pct)[:MAX_RERUN_SIZES]
+    ranked = sorted(verdict.noisy, key=lambda s: -s.gap)[:MAX_RERUN_SIZES]
     return [(s.dtype, s.n) for s in ranked]
