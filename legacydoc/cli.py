@@ -413,7 +413,6 @@ def explain(
     raise typer.Exit(result.exit_code())
 
 
-rules_app = typer.Typer(help="List the rules, or explain one.", no_args_is_help=False, invoke_without_command=True)
 @app.command()
 def triage(
     paths: list[Path] = typer.Argument(..., metavar="DIR|ZIP|TOML...",
@@ -473,6 +472,7 @@ def diff(
     typer.echo(chosen.render(result, for_this_machine(os.environ, identity=not no_redact)))
 
 
+rules_app = typer.Typer(help="List the rules, or explain one.", no_args_is_help=False, invoke_without_command=True)
 app.add_typer(rules_app, name="rules")
 
 

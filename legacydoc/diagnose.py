@@ -7,7 +7,8 @@ rests on the same redacted record and gives the same diagnoses (a report replaye
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
 
 from legacydoc.checkup import CheckResult, run_check
 from legacydoc.engine import Rule
@@ -18,3 +19,13 @@ def diagnose(record: Mapping[str, Any], rules: Sequence[Rule], redactor: Redacto
     """The check of ``record`` after redaction; ``result.facts`` is the redacted record
     plus what was derived from it."""
     return run_check(redactor.record(record), rules, source=redactor.text(source))
+
+
+def diagnose_file(path: Path, rules: Sequence[Rule], redactor_for: Callable[[Mapping[str, Any]], Redactor]
+                  ) -> CheckResult:
+    """``check --facts PATH`` as a function: a facts.toml or report zip, redacted with the
+    redactor made for its record (a UsageError names what is wrong with the file)."""
+    from legacydoc import replay
+
+    replayed = replay.load(path, with_commands=False)
+    return diagnose(replayed.record, rules, redactor_for(replayed.record), replayed.source)

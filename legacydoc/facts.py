@@ -24,9 +24,9 @@ TABLES: tuple[str, ...] = TABLE_NAMES
 _MISSING = object()
 
 
-
 class NotAFactsFile(UsageError):
     """A TOML file that is no facts record at all (a folder scan skips it; named, it is an error)."""
+
 
 def prune(value: Any) -> Any:
     """Drop None (TOML cannot hold it), turn tuples into lists and keys into strings."""

@@ -66,12 +66,9 @@ def shown(value: Any) -> str:
 
 
 def side(path: Path, rules: Sequence[Any], redactor_for: Any) -> Side:
-    from legacydoc import replay
-    from legacydoc.diagnose import diagnose
+    from legacydoc.diagnose import diagnose_file
 
-    replayed = replay.load(path, with_commands=False)
-    redactor = redactor_for(replayed.record)
-    result = diagnose(replayed.record, rules, redactor, replayed.source)
+    result = diagnose_file(path, rules, redactor_for)
     findings = [{"id": d.id, "severity": d.severity, "title": d.title} for d in result.diagnoses]
     return Side(result.source, result.verdict(), findings, flatten(result.record))
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from legacydoc.errors import UsageError
 from legacydoc.facts import NotAFactsFile, get
@@ -36,7 +36,6 @@ class Entry:
     """One record read and diagnosed."""
 
     path: str
-    verdict: str
     errors: int
     warnings: int
     values: dict[str, str]  # dimension -> value
@@ -145,13 +144,10 @@ def values_of(result: Any) -> dict[str, str]:
 
 def read_one(path: Path, rules: Sequence[Any], redactor_for: Any) -> Entry:
     """Diagnose one record as ``check --facts`` does (a UsageError names what is wrong)."""
-    from legacydoc import replay
-    from legacydoc.diagnose import diagnose
+    from legacydoc.diagnose import diagnose_file
 
-    replayed = replay.load(path, with_commands=False)
-    redactor = redactor_for(replayed.record)
-    result = diagnose(replayed.record, rules, redactor, replayed.source)
-    return Entry(str(path), result.verdict(), result.count("error"), result.count("warning"), values_of(result))
+    result = diagnose_file(path, rules, redactor_for)
+    return Entry(str(path), result.count("error"), result.count("warning"), values_of(result))
 
 
 def triage(paths: Sequence[Path], rules: Sequence[Any], redactor_for: Any,
@@ -180,7 +176,3 @@ def _reason(message: str, path: Path) -> str:
     """The error without the path it starts with (the path is shown beside it)."""
     prefix = "%s: " % path
     return message[len(prefix):] if message.startswith(prefix) else message
-
-
-def dimension_titles() -> Iterable[tuple[str, str]]:
-    return DIMENSIONS

@@ -34,6 +34,11 @@ def md_text(text: str) -> str:
     return "".join(out)
 
 
+def md_cell(text: str) -> str:
+    """Text inside a markdown table cell: a '|' would end the cell, a newline the row."""
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
 def _fence(text: str, lang: str = "") -> list[str]:
     # A fence longer than any backtick run inside keeps the block intact.
     longest = max((len(run) for run in text.split("\n") if set(run) == {"`"}), default=0)
@@ -62,8 +67,8 @@ def render_check_markdown(result: CheckResult, color: bool = False) -> str:
     for area in result.areas:
         word = STATUS_WORDS[area.status]
         word = word if word.startswith("*") else tr(word)
-        status = word + (" (%s)" % md_text(area.note).replace("|", "\\|") if area.note else "")
-        found = md_text(area.summary).replace("|", "\\|")
+        status = word + (" (%s)" % md_cell(md_text(area.note)) if area.note else "")
+        found = md_cell(md_text(area.summary))
         out.append("| %s | %s | %s | %d |" % (tr(area.title), status, found, area.checked))
     out.append("")
     for diag in result.diagnoses:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from legacydoc.render.check_markdown import md_cell
 from legacydoc.reportdiff import Diff, FactChange, shown
 
 NOT_RECORDED = "(not recorded)"
@@ -33,21 +34,17 @@ def render_text(d: Diff, color: bool = False) -> str:
     return "\n".join(lines)
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
 def render_markdown(d: Diff, color: bool = False) -> str:
     lines = ["# legacydoc diff", "", "- old: `%s`: %s" % (d.old.source, d.old.verdict),
              "- new: `%s`: %s" % (d.new.source, d.new.verdict)]
     for title, items in (("Fixed", d.fixed), ("New", d.added), ("Remaining", d.remaining)):
         lines += ["", "## %s (%d)" % (title, len(items)), ""]
-        lines += ["- **%s** (%s) %s" % (f["id"], f["severity"], _cell(f["title"])) for f in items] or ["none"]
+        lines += ["- **%s** (%s) %s" % (f["id"], f["severity"], md_cell(f["title"])) for f in items] or ["none"]
     lines += ["", "## Facts that changed", ""]
     if d.changes:
         lines += ["| fact | old | new |", "|---|---|---|"]
-        lines += ["| `%s` | %s | %s |" % (c.name, _cell(NOT_RECORDED if c.old is None else shown(c.old)),
-                                        _cell(NOT_RECORDED if c.new is None else shown(c.new))) for c in d.changes]
+        lines += ["| `%s` | %s | %s |" % (c.name, md_cell(NOT_RECORDED if c.old is None else shown(c.old)),
+                                        md_cell(NOT_RECORDED if c.new is None else shown(c.new))) for c in d.changes]
     else:
         lines.append("none")
     return "\n".join(lines)

@@ -7,6 +7,7 @@ import io
 import json
 from typing import Any
 
+from legacydoc.render.check_markdown import md_cell
 from legacydoc.triage import DIMENSIONS, Triage
 
 
@@ -34,20 +35,16 @@ def render_text(t: Triage, color: bool = False) -> str:
     return "\n".join(lines)
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
 def render_markdown(t: Triage, color: bool = False) -> str:
     lines = ["# legacydoc triage", "", _header(t) + "."]
     counts = t.counts()
     total = len(t.entries) or 1
     for name, title in DIMENSIONS:
         lines += ["", "## " + title, "", "| count | share | value |", "|---:|---:|---|"]
-        lines += ["| %d | %d%% | %s |" % (c, round(100 * c / total), _cell(v)) for v, c in counts[name]]
+        lines += ["| %d | %d%% | %s |" % (c, round(100 * c / total), md_cell(v)) for v, c in counts[name]]
     if t.refused:
         lines += ["", "## Refused", "", "| file | why |", "|---|---|"]
-        lines += ["| %s | %s |" % (_cell(r.path), _cell(r.why)) for r in t.refused]
+        lines += ["| %s | %s |" % (md_cell(r.path), md_cell(r.why)) for r in t.refused]
     return "\n".join(lines)
 
 
