@@ -678,7 +678,7 @@ def _flat(prefix: str, values: Mapping[str, Any]) -> dict[str, Any]:
 def blas_fix(facts: Mapping[str, Any]) -> str:
     """The [blas] ldflags the writer would choose, as pasteable config lines, or, when no
     BLAS the compiler can link is known, what to install: never a flag that cannot link."""
-    from legacydoc.theanorc.writer import blas_choice
+    from legacydoc.theanorc.machine import blas_choice
 
     flags, _why = blas_choice(facts)
     if flags:
@@ -696,9 +696,11 @@ def gpu_blockers(facts: Mapping[str, Any]) -> tuple[str, ...]:
     the same list for check and for theanorc --write, so they never disagree."""
     os_family = str(get(facts, "system.os", "") or "linux")
     driver = driver_facts(facts, os_family)
-    if libgpuarray_facts(facts, driver.get("max_cuda"), os_family).get("nvrtc_found") is False:
-        return ("libgpuarray cannot load an NVRTC library it asks for",)
-    return ()
+    return _blockers(libgpuarray_facts(facts, driver.get("max_cuda"), os_family).get("nvrtc_found"))
+
+
+def _blockers(nvrtc_found: Optional[bool]) -> tuple[str, ...]:
+    return ("libgpuarray cannot load an NVRTC library it asks for",) if nvrtc_found is False else ()
 
 
 def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
@@ -741,7 +743,8 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     d.update(_flat("gxx", compiler_facts(facts, nvcc.get("max_gcc"))))
     d.update(_flat("msvc", msvc_facts(facts, nvcc.get("version"))))
     d.update(_flat("pygpu", pygpu_facts(facts, release, era, driver.get("max_cuda"), os_family)))
-    d.update(_flat("theano", device_facts(facts, theano.get("version"), gpu_blockers(facts))))
+    # (gpu_blockers, from what was derived above)
+    d.update(_flat("theano", device_facts(facts, theano.get("version"), _blockers(d.get("libgpuarray.nvrtc_found")))))
     d.update(_flat("cache", cache_facts(facts)))
     d.update(_flat("log", log_facts(facts)))
     return _nest(d)

@@ -75,7 +75,7 @@ def test_theanorc_write_and_check_agree_on_the_device(fixture: Path) -> None:
 @pytest.mark.parametrize("fixture", sorted((REPO / "fixtures").glob("*/facts.toml")), ids=lambda p: p.parent.name)
 def test_the_blas_fix_is_what_theanorc_write_would_write(fixture: Path) -> None:
     """LD600 never proposes an ldflags the writer would not choose (one that cannot link)."""
-    from legacydoc.theanorc.writer import blas_choice
+    from legacydoc.theanorc.machine import blas_choice
 
     record = facts.load(fixture)
     flags, _why = blas_choice(record)

@@ -177,3 +177,31 @@ def numpy_blas(record: Mapping[str, Any]) -> dict[str, Any]:
         "distutils_config": get(record, "packages.numpy_distutils_config"),
         "numpy_version": get(record, "packages.numpy.version"),
     }
+
+
+def blas_choice(record: Mapping[str, Any]) -> tuple[str, str]:
+    """(ldflags, why): a BLAS the compiler can link for numpy's library, or '' and why not."""
+    blas = numpy_blas(record)
+    conda = get(record, "python.env_kind") == "conda"
+    prefix = get(record, "python.prefix")
+    pm = pathmod(record)
+    conda_pkgs = get(record, "packages.conda") or {}
+    family = blas.get("family")
+    if conda and isinstance(prefix, str) and family == "mkl" and ("mkl" in conda_pkgs or not conda_pkgs):
+        if is_windows(record):
+            # the form Theano's own default uses for conda's MKL on Windows
+            libdir = pm.join(prefix, "Library", "bin")
+            return '-L"%s" -lmkl_rt' % libdir, "numpy uses MKL from this conda env: link its mkl_rt"
+        libdir = pm.join(prefix, "lib")
+        if " " not in libdir:
+            return ("-L%s -Wl,-rpath,%s -lmkl_rt" % (libdir, libdir),
+                    "numpy uses MKL from this conda env: link its mkl_rt")
+    if (conda and isinstance(prefix, str) and family == "openblas"
+            and any(k in conda_pkgs for k in ("libopenblas", "openblas"))
+            and not is_windows(record) and " " not in prefix):
+        libdir = pm.join(prefix, "lib")
+        return "-L%s -Wl,-rpath,%s -lopenblas" % (libdir, libdir), "numpy uses OpenBLAS from this conda env"
+    why = "empty: Theano uses NumPy's C-API BLAS, which always works"
+    if family:
+        why += " (numpy's %s was not found as a library g++ can link; set -l<name> here if one is installed)" % family
+    return "", why

@@ -58,34 +58,6 @@ def _gpu_decision(record: Mapping[str, Any], config: EffectiveConfig, compiler: 
     return "cpu", "cpu: %s. device = %s needs that fixed first (legacydoc check says how)" % ("; ".join(why), device)
 
 
-def blas_choice(record: Mapping[str, Any]) -> tuple[str, str]:
-    """(ldflags, why): a BLAS the compiler can link for numpy's library, or '' and why not."""
-    blas = machine.numpy_blas(record)
-    conda = get(record, "python.env_kind") == "conda"
-    prefix = get(record, "python.prefix")
-    pm = machine.pathmod(record)
-    conda_pkgs = get(record, "packages.conda") or {}
-    family = blas.get("family")
-    if conda and isinstance(prefix, str) and family == "mkl" and ("mkl" in conda_pkgs or not conda_pkgs):
-        if machine.is_windows(record):
-            # the form Theano's own default uses for conda's MKL on Windows
-            libdir = pm.join(prefix, "Library", "bin")
-            return '-L"%s" -lmkl_rt' % libdir, "numpy uses MKL from this conda env: link its mkl_rt"
-        libdir = pm.join(prefix, "lib")
-        if " " not in libdir:
-            return ("-L%s -Wl,-rpath,%s -lmkl_rt" % (libdir, libdir),
-                    "numpy uses MKL from this conda env: link its mkl_rt")
-    if (conda and isinstance(prefix, str) and family == "openblas"
-            and any(k in conda_pkgs for k in ("libopenblas", "openblas"))
-            and not machine.is_windows(record) and " " not in prefix):
-        libdir = pm.join(prefix, "lib")
-        return "-L%s -Wl,-rpath,%s -lopenblas" % (libdir, libdir), "numpy uses OpenBLAS from this conda env"
-    why = "empty: Theano uses NumPy's C-API BLAS, which always works"
-    if family:
-        why += " (numpy's %s was not found as a library g++ can link; set -l<name> here if one is installed)" % family
-    return "", why
-
-
 def _cudnn(record: Mapping[str, Any], root: Optional[str], schema_id: str) -> tuple[list[Line], list[str]]:
     """[dnn] lines: paths when cuDNN is outside the toolkit; enabled = False for cuDNN 8+."""
     pm = machine.pathmod(record)
@@ -211,7 +183,7 @@ def generate(record: Mapping[str, Any], config: EffectiveConfig, target: Optiona
     elif cxx_default == "":
         lines.append(Line("cxx", "",
                           "empty: no C++ compiler was found; Theano runs its slow Python code (install g++)"))
-    flags, flags_why = blas_choice(record)
+    flags, flags_why = machine.blas_choice(record)
     lines.append(Line("blas.ldflags", flags, flags_why))
     if device in ("cuda", "gpu"):
         toolkit = machine.toolkit_for_writing(record)
