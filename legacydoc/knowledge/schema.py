@@ -136,6 +136,15 @@ SCHEMAS: dict[str, dict[str, _Rows]] = {
                           "gpu_too_old_gate": "bool", "confidence": "conf", "source": "str"},
                          {"tag": "str", "commit": "str", "theano": "str"}),
     },
+    "wheels": {
+        "wheel": _Rows({"package": "str", "version": "version", "sdist": "bool", "linux": "list[str]",
+                        "windows": "list[str]", "macos": "list[str]"},
+                       {"requires_python": "spec", "numpy_requires": "spec", "date": "str"}),
+        "pure": _Rows({"package": "str", "version": "version", "files": "list[str]"},
+                      {"requires_python": "spec", "date": "str"}),
+        "conda": _Rows({"package": "str", "version": "version", "channel": "str", "python": "list[str]",
+                        "os": "list[str]", "source": "str", "confidence": "conf"}, {"numpy_build": "table"}),
+    },
 }
 
 # Top-level plain tables a known file must have.
