@@ -50,6 +50,9 @@ class CheckResult:
     source: str = ""  # "this machine" or the facts file replayed
     record: Mapping[str, Any] = field(default_factory=dict)  # the record as given (redacted)
     verbose: bool = False  # text output lists every check of each area (check -v)
+    plan: Any = None  # legacydoc.plan.planner.Plan, when check made one (the CLI does)
+    plan_error: str = ""  # why no plan could be made
+    shell: str = "bash"  # the shell the plan's commands are shown for
 
     def every(self) -> list[Diagnosis]:
         """Every diagnosis, the folded ones included (root causes before their echoes)."""
@@ -140,7 +143,15 @@ class CheckResult:
             "counts": {s: self.count(s) for s in ("error", "warning", "info")},
             "areas": [a.to_dict() for a in self.areas],
             "diagnoses": [_diag_dict(d) for d in self.diagnoses],
+            **self._plan_dict(),
         }
+
+    def _plan_dict(self) -> dict[str, Any]:
+        if self.plan is not None:
+            from legacydoc.render.plan import plan_json
+
+            return {"plan": plan_json(self.plan)}
+        return {"plan_error": self.plan_error} if self.plan_error else {}
 
 
 def _diag_dict(diag: Diagnosis) -> dict[str, Any]:
@@ -222,10 +233,20 @@ def area_statuses(
     return statuses
 
 
-def run_check(record: Mapping[str, Any], rules: Sequence[Rule], source: str = "this machine") -> CheckResult:
+def run_check(record: Mapping[str, Any], rules: Sequence[Rule], source: str = "this machine",
+              project: Any = None) -> CheckResult:
+    """``project``: a legacydoc.plan.project.ProjectScan for the plan, or None."""
     from legacydoc.derive import enrich
+    from legacydoc.plan.planner import PlanError, make_plan
 
     facts = enrich(record)
+    plan, plan_error = None, ""
+    try:
+        # The plan first: the rules' fixes quote its pins, so no finding proposes another.
+        plan = make_plan(record, project)
+        facts["plan"] = plan.facts()
+    except PlanError as exc:
+        plan_error = str(exc)
     diagnoses = evaluate(rules, facts)
     return CheckResult(
         facts=facts,
@@ -234,4 +255,6 @@ def run_check(record: Mapping[str, Any], rules: Sequence[Rule], source: str = "t
         rules_checked=len(rules),
         source=source,
         record=record,
+        plan=plan,
+        plan_error=plan_error,
     )

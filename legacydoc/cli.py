@@ -105,7 +105,8 @@ PythonOpt = typer.Option(
     "then the first python on PATH, then legacydoc's own).",
 )
 ProjectOpt = typer.Option(
-    None, "--project", metavar="DIR", help="The legacy project's folder (for .theanorc files there)."
+    None, "--project", metavar="DIR",
+    help="The legacy project's folder: .theanorc files there, and (check) its imports and pins for the plan."
 )
 TimeoutOpt = typer.Option(10.0, "--timeout", metavar="SECONDS", help="Limit for each external command and probe.")
 RulesOpt = typer.Option(None, "--rules", metavar="DIR", help="An extra rule pack directory (repeatable).")
@@ -299,8 +300,12 @@ def check(
     record, _text = _with_log(record, log, no_redact)
     # Redacted facts in, so every format agrees with the report and with a replay of it.
     redactor = _redactor(record, no_redact)
-    result = diagnose(record, rules, redactor, source)
+    from legacydoc import shells
+    from legacydoc.plan.command import scan_project
+
+    result = diagnose(record, rules, redactor, source, project=scan_project(project))
     result.verbose = verbose
+    result.shell = shells.for_facts(result.record)
     color = use_color(sys.stdout)
     echo_any(chosen.render(result, redactor, color=color) + "\n", color=color or None)
     raise typer.Exit(result.exit_code(strict))
@@ -553,6 +558,67 @@ def theanorc(
     # What is shown (the diff, the paths) is redacted; the file written never is.
     out, err = RedactingWriter(sys.stdout, redactor), RedactingWriter(sys.stderr, redactor)
     raise typer.Exit(command.write(record, path, dry_run=dry_run, assume_yes=yes, out=out, err=err))
+
+
+class PlanFormat(str, enum.Enum):
+    text = "text"
+    json = "json"
+
+
+ShellChoiceOpt = typer.Option(
+    None, "--shell", metavar="SHELL",
+    help="bash, zsh, cmd or powershell: the shell the commands are written for (default: cmd on Windows "
+    "facts, bash elsewhere).",
+)  # fmt: skip
+
+
+@app.command()
+def plan(
+    facts_file: Optional[Path] = typer.Option(
+        None, "--facts", metavar="FILE", help="Plan for a saved facts record instead of probing this machine."
+    ),
+    output: Optional[Path] = typer.Option(
+        None, "-o", "--output", metavar="DIR",
+        help="Write environment.yml, requirements.txt, theanorc, activate.sh/.bat/.ps1 and PLAN.md here "
+        "(existing files are backed up).",
+    ),
+    output_format: PlanFormat = typer.Option(PlanFormat.text, "--format", help="text, or json (the same plan)."),
+    python: Optional[str] = PythonOpt,
+    project: Optional[Path] = typer.Option(
+        None, "--project", metavar="DIR",
+        help="The legacy project: its imports, requirements.txt, setup.py, environment.yml and keras.json "
+        "shape the plan.",
+    ),
+    timeout: float = TimeoutOpt,
+    shell: Optional[str] = ShellChoiceOpt,
+) -> None:
+    """One plan for this machine and project: the Python, the pins (each with a wheel for it),
+    the steps in order, and the .theanorc that theanorc --write writes. Drivers and CUDA
+    toolkits are named as manual steps, never installed.
+
+    Exit code: 0 a plan was made, 2 bad usage or no plan possible.
+    """
+    from legacydoc import shells
+    from legacydoc.plan.command import plan_for, scan_project, write_files
+    from legacydoc.render.plan import render_plan_json, render_plan_text
+
+    chosen_shell = shells.choose(shell)
+    scanned = scan_project(project)
+    if facts_file is not None:
+        from legacydoc import replay
+
+        record = replay.load(facts_file, with_commands=False).record
+    else:
+        record = probe_machine(python, project, timeout, False)
+    made = plan_for(record, scanned)
+    shell_name = chosen_shell or shells.for_facts(record)
+    if output_format is PlanFormat.json:
+        typer.echo(render_plan_json(made))
+    else:
+        typer.echo(render_plan_text(made, shell_name), nl=False)
+    if output is not None:
+        written = write_files(made, output, shell_name)
+        typer.echo("wrote %s in %s" % (", ".join(written), output), err=output_format is PlanFormat.json)
 
 
 @app.command()

@@ -15,10 +15,11 @@ from legacydoc.engine import Rule
 from legacydoc.redact import Redactor
 
 
-def diagnose(record: Mapping[str, Any], rules: Sequence[Rule], redactor: Redactor, source: str) -> CheckResult:
+def diagnose(record: Mapping[str, Any], rules: Sequence[Rule], redactor: Redactor, source: str,
+             project: Any = None) -> CheckResult:
     """The check of ``record`` after redaction; ``result.facts`` is the redacted record
-    plus what was derived from it."""
-    return run_check(redactor.record(record), rules, source=redactor.text(source))
+    plus what was derived from it (and the plan, for ``project`` if given)."""
+    return run_check(redactor.record(record), rules, source=redactor.text(source), project=project)
 
 
 def diagnose_file(path: Path, rules: Sequence[Rule], redactor_for: Callable[[Mapping[str, Any]], Redactor]

@@ -18,7 +18,10 @@ SEED_002 = REPO / "fixtures" / "seed-002-win10-gtx1660s-cuda102" / "facts.toml"
 HEALTHY = REPO / "fixtures" / "healthy-linux-gtx1080ti-cuda102" / "facts.toml"
 
 # The documented shape of `check --format json` (README, "check --format json").
-TOP_KEYS = {"legacydoc_version", "facts_schema", "source", "verdict", "runs_on", "target", "counts", "areas", "diagnoses"}
+TOP_KEYS = {"legacydoc_version", "facts_schema", "source", "verdict", "runs_on", "target", "counts", "areas", "diagnoses",
+            "plan"}
+PLAN_KEYS = {"os", "python", "python_now", "keep_env", "env_kind", "theano", "packages", "conda_packages", "reasons",
+             "device", "theanorc", "env", "steps", "cannot", "keras_json", "notes", "wheels_generated"}
 DIAG_KEYS = {"id", "name", "area", "severity", "layer", "title", "why", "fix", "evidence", "references", "explains", "folded"}
 
 
@@ -47,6 +50,8 @@ def test_json_output_has_the_documented_shape(fixture: Path) -> None:
     for diag in data["diagnoses"]:
         _validate_diagnosis(diag)
     assert (data["counts"]["error"] > 0) == (proc.returncode == 1)
+    assert set(data["plan"]) == PLAN_KEYS
+    assert [s["number"] for s in data["plan"]["steps"]] == list(range(1, len(data["plan"]["steps"]) + 1))
 
 
 def test_exit_codes() -> None:
@@ -83,7 +88,11 @@ def test_text_output_on_this_machine_says_where_theano_runs(tmp_path: Path) -> N
     proc = run_cli("check", "--timeout", "20", cwd=tmp_path)
     assert proc.returncode in (0, 1), proc.stderr
     assert "would run on the" in proc.stdout
-    assert proc.stdout.strip().splitlines()[-1].startswith("Verdict: ")
+    lines = proc.stdout.strip().splitlines()
+    verdict = next(i for i, line in enumerate(lines) if line.startswith("Verdict: "))
+    # check ends with the plan, its steps numbered from 1
+    assert lines[verdict + 2].startswith("The plan: ")
+    assert lines[verdict + 3].startswith("  1. ")
 
 
 @pytest.mark.parametrize(

@@ -78,7 +78,9 @@ def test_seed_000_says_gpu_unusable_and_what_to_install_instead() -> None:
     text = render_check_text(_check("seed-000-win10-python313-nvml-error"))
     assert "The GPU is unusable" in text and "NVML: Unknown Error" in text
     assert "Python 3.13.0 cannot run any Theano release" in text
-    assert "conda create -n theano python=3.8" in text
+    # the fix is the plan's: a Python that Theano runs on, with pins that have wheels there
+    assert "a new Python 3.8 environment with numpy==1.21.6" in text
+    assert "(Theano==1.0.5 does not run on Python 3.13)" in text
     assert "numpy 2.2.1" in text  # folded under the Python root cause, still shown
 
 

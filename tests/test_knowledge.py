@@ -19,6 +19,7 @@ from legacydoc.errors import UsageError
 from legacydoc.knowledge import Knowledge, KnowledgeError, load_tables
 
 EXPECTED_TABLES = {
+    "wheels",
     "cuda_driver",
     "cuda_arch",
     "gpu_compute_capability",

@@ -42,6 +42,10 @@ DERIVED = Table({
     "log": Table({"rules": list_of(STR), "found": BOOL}),
 })
 
+# --- plan (legacydoc/plan/planner.py Plan.facts(); computed by check for the rules' fixes) -------
+PLAN = Table({"python": STR, "new_env": BOOL, "theano": STR, "device": STR, "numpy": STR, "install": STR,
+              "fix": STR, "pins": STR})
+
 # --- log (check/report --log FILE: legacydoc/logscan.py log_table; saved with the record) -------
 LOG = Table({
     "source": STR, "encoding": STR, "lines": INT, "truncated": BOOL, "ids": list_of(STR),

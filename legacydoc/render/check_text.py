@@ -100,4 +100,17 @@ def render_check_text(result: CheckResult, color: bool = False) -> str:
     out.append(result.runs_on())
     label = tr("Verdict:")
     out.append(label + ("" if label.endswith("：") else " ") + result.verdict())  # no space after a full-width colon
+    out += _plan_lines(result)
     return "\n".join(out)
+
+
+def _plan_lines(result: CheckResult) -> list[str]:
+    """The plan, last: numbered steps, the ones that unblock most first (legacydoc plan has more)."""
+    from legacydoc.render.plan import headline, steps_text
+
+    if result.plan is None:
+        return ["", "%s %s" % (tr("The plan:"), result.plan_error)] if result.plan_error else []
+    out = ["", "%s %s" % (tr("The plan:"), headline(result.plan))]
+    out += steps_text(result.plan, result.shell)
+    out.append(tr("(legacydoc plan -o DIR writes it as files: requirements.txt, environment.yml, theanorc, PLAN.md)"))
+    return out

@@ -1,0 +1,412 @@
+"""One plan for this machine and this project: the Python, the pins, the Theano release,
+pygpu, the compiler, the ``.theanorc`` and the environment variables, with a reason for
+each, and the ordered steps to get there.
+
+Rules the planner keeps:
+- nothing is proposed that the wheel table says cannot install (a pin is a release with a
+  wheel for that Python on that OS, or it is not planned);
+- the smallest change first: the user's environment is kept when its Python can carry the
+  plan; a new one is proposed only with the reason;
+- drivers, CUDA toolkits and system compilers are never installed by the plan: they are
+  manual steps, named as such;
+- the config is the one ``theanorc --write`` writes (the same generator, the same device).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Mapping, Optional
+
+from legacydoc import readiness
+from legacydoc.facts import get
+from legacydoc.plan.config import for_new_env, planned_config
+from legacydoc.plan.project import DOWNSAMPLE, OLD_BACKEND, ProjectScan
+from legacydoc.plan.wheels import Wheels, admits
+from legacydoc.theanorc import machine
+
+# Theano targets the planner knows, with the Pythons to try, best first. The numpy ranges
+# are those of rules/knowledge/theano_releases.toml (failures numpy-blas-opt-info,
+# numpy-bool-alias, numpy2-gemm-compile) and rules/versions.toml (numpy 1.16 breaks
+# Theano <= 1.0.3's compiled-module cache).
+TARGETS: dict[str, dict[str, Any]] = {
+    "Theano==1.0.5": {"dist": "Theano", "version": "1.0.5",
+                      "python": ["3.8", "3.9", "3.10", "3.7", "3.11", "3.6", "2.7"],
+                      "python_ok": ">=2.7,<3.12", "numpy": "<1.22", "numpy_with_ldflags": "<1.24",
+                      "old_backend": False},
+    "Theano-PyMC==1.1.2": {"dist": "Theano-PyMC", "version": "1.1.2", "python": ["3.8", "3.9", "3.7", "3.6"],
+                           "python_ok": ">=3.6,<3.10", "numpy": "<1.22", "numpy_with_ldflags": "<1.22",
+                           "old_backend": False},
+    "Theano==0.9.0": {"dist": "Theano", "version": "0.9.0", "python": ["3.6", "2.7", "3.5"],
+                      "python_ok": ">=2.7,<3.7", "numpy": "<1.16", "numpy_with_ldflags": "<1.16",
+                      "old_backend": True},
+    "Theano==0.8.2": {"dist": "Theano", "version": "0.8.2", "python": ["2.7", "3.5", "3.6"],
+                      "python_ok": ">=2.7,<3.7", "numpy": "<1.16", "numpy_with_ldflags": "<1.16",
+                      "old_backend": True},
+}
+INSTALL_TITLE = "Install the pinned packages"
+LASAGNE_MASTER = "https://github.com/Lasagne/Lasagne/archive/master.zip"
+SHELL_KINDS = ("bash", "cmd", "powershell")
+
+
+@dataclass
+class Step:
+    title: str
+    why: str
+    commands: dict[str, list[str]] = field(default_factory=dict)  # shell family -> lines
+    manual: bool = False  # drivers, toolkits, system packages: the user does these
+    unblocks: int = 1  # how many problems it solves (steps that unblock most come first)
+    kind: str = ""  # env | install | config | check | manual
+
+
+@dataclass
+class Plan:
+    os: str
+    python: str
+    python_now: str
+    keep_env: bool
+    env_kind: str  # "conda" or "venv"
+    theano: str  # "Theano==1.0.5"
+    packages: dict[str, str]  # pip name -> pin ("==1.21.6", or a URL)
+    conda_packages: dict[str, str]
+    reasons: dict[str, str]  # package or "python" -> why
+    device: str
+    theanorc: str
+    env: dict[str, str]
+    steps: list[Step]
+    cannot: list[str]  # what this plan says in advance will not work
+    keras_json: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    wheels_generated: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def install_line(self) -> str:
+        """The pip line of the plan's install step ('' when nothing is to install)."""
+        step = next((s for s in self.steps if s.title == INSTALL_TITLE), None)
+        return step.commands["bash"][0] if step else ""
+
+    def facts(self) -> dict[str, Any]:
+        """The ``plan`` table rules read, so every finding's fix says what the plan says."""
+        pins = ", ".join(pin if "://" in pin else name + pin for name, pin in self.packages.items())
+        if self.keep_env:
+            line = self.install_line()
+            numpy_fix = ("%s  (the plan: Python %s stays; legacydoc plan shows every step)" % (line, self.python)
+                         if line else "the plan keeps every installed package (legacydoc plan)")
+        else:
+            numpy_fix = ("a new Python %s environment with %s%s: legacydoc plan -o DIR writes its "
+                         "requirements.txt and steps" % (
+                             self.python, pins, " (%s)" % self.reasons["new_env"] if "new_env" in self.reasons else ""))
+        return {"python": self.python, "new_env": not self.keep_env, "theano": self.theano, "device": self.device,
+                "numpy": self.packages.get("numpy", "").lstrip("="), "install": self.install_line(),
+                "fix": numpy_fix, "pins": pins}
+
+
+@dataclass
+class _Choice:
+    python: str
+    numpy: str
+    scipy: str
+    needs_ldflags: bool
+
+
+def _version_of(record: Mapping[str, Any], name: str) -> Optional[str]:
+    """The installed version of a distribution (PEP 503 name), None when not recorded."""
+    value = get(record, "packages.%s" % name)
+    if isinstance(value, Mapping):
+        value = value.get("version")
+    return str(value) if isinstance(value, str) and value else None
+
+
+def _python_now(record: Mapping[str, Any]) -> str:
+    info = machine.python_version_info(record)
+    return "%d.%d" % (info[0], info[1]) if info else ""
+
+
+def choose_target(record: Mapping[str, Any], project: Optional[ProjectScan]) -> tuple[str, str]:
+    """(target key, why)."""
+    pymc = _version_of(record, "pymc3")
+    pymc_pin = project.pin("pymc3") if project else None
+    uses_pymc = pymc or (project and ("pymc3" in project.frameworks() or pymc_pin))
+    if project and project.uses(OLD_BACKEND):
+        return "Theano==0.9.0", ("the project imports the old GPU back-end (%s), removed in Theano 1.0; "
+                                 "0.9.0 is the last release that has it" % project.uses(OLD_BACKEND))
+    lasagne_01 = (_version_of(record, "lasagne") or "").startswith("0.1") or bool(
+        project and project.pin("Lasagne") and admits(project.pin("Lasagne").spec or "", "0.1")  # type: ignore[union-attr]
+        and project.pin("Lasagne").spec)  # type: ignore[union-attr]
+    if project and project.uses(DOWNSAMPLE) and not lasagne_01:
+        return "Theano==0.8.2", ("the project imports theano.tensor.signal.downsample (%s), removed after "
+                                 "Theano 0.8 (commit 1960ddab6)" % project.uses(DOWNSAMPLE))
+    if uses_pymc:
+        if pymc_pin and pymc_pin.spec and not admits(pymc_pin.spec, "3.11.6"):
+            return "Theano==1.0.5", "the project pins %s%s, which needs theano>=1.0.5" % (pymc_pin.name, pymc_pin.spec)
+        return "Theano-PyMC==1.1.2", "PyMC3 3.11 requires theano-pymc==1.1.2 (its wheel's METADATA)"
+    return "Theano==1.0.5", "the last Theano release; it runs code written for 0.9 and 1.0 with device=cuda"
+
+
+def _numpy_range(target: Mapping[str, Any], project: Optional[ProjectScan], ldflags: bool, pymc: bool) -> str:
+    spec = target["numpy_with_ldflags" if ldflags else "numpy"]
+    if pymc:
+        spec += ",<1.22.2,>=1.15.0"
+    return spec
+
+
+def _choose_versions(wheels: Wheels, target: Mapping[str, Any], python: str, os_family: str,
+                     project: Optional[ProjectScan], gpu: bool, pymc: bool,
+                     installed: Optional[Mapping[str, str]] = None) -> Optional[_Choice]:
+    if not admits(target["python_ok"], python):
+        return None
+    conda = wheels.conda_build("pygpu", python, os_family) if gpu else None
+    if gpu and conda is None:
+        return None
+    floor = ">=%s" % conda["numpy_build"].get(python, "0") if conda else ""
+    for ldflags in (False, True):
+        spec = ",".join(s for s in (_numpy_range(target, project, ldflags, pymc), floor) if s)
+        wanted = project.pin("numpy") if project else None
+        if wanted and wanted.spec:
+            spec += "," + wanted.spec
+        have = (installed or {}).get("numpy")
+        # The smallest change: an installed numpy that fits stays.
+        numpy = have if have and admits(spec, have) else wheels.newest("numpy", python, os_family, spec)
+        if numpy is None:
+            continue
+        scipy_spec = "<1.8.0,>=1.7.3" if pymc else ""
+        have = (installed or {}).get("scipy")
+        needs = (wheels.row("scipy", have) or {}).get("numpy_requires", "") if have else ""
+        scipy = have if have and admits(scipy_spec, have) and admits(needs, numpy) else \
+            wheels.newest("scipy", python, os_family, scipy_spec, numpy=numpy)
+        if scipy is None:
+            continue
+        return _Choice(python, numpy, scipy, ldflags)
+    return None
+
+
+def _env_steps(plan_python: str, keep: bool, env_kind: str, os_family: str) -> list[Step]:
+    if keep:
+        return []
+    if env_kind == "conda":
+        create = "conda create -y -n theano-legacy python=%s" % plan_python
+        return [Step("Create a conda environment with Python %s" % plan_python,
+                     "a new environment, so the one you have stays as it is",
+                     {"bash": [create, "conda activate theano-legacy"],
+                      "cmd": [create, "conda activate theano-legacy"],
+                      "powershell": [create, "conda activate theano-legacy"]}, kind="env", unblocks=5)]
+    return [Step("Create a virtual environment with Python %s" % plan_python,
+                 "a new environment, so the one you have stays as it is",
+                 {"bash": ["python%s -m venv theano-legacy" % plan_python, ". theano-legacy/bin/activate"],
+                  "cmd": ["py -%s -m venv theano-legacy" % plan_python, r"theano-legacy\Scripts\activate.bat"],
+                  "powershell": ["py -%s -m venv theano-legacy" % plan_python, r"theano-legacy\Scripts\Activate.ps1"]},
+                 kind="env", unblocks=5)]
+
+
+def _pip_line(packages: Mapping[str, str]) -> str:
+    parts = []
+    for name, pin in packages.items():
+        parts.append(pin if "://" in pin else '"%s%s"' % (name, pin))
+    return "python -m pip install " + " ".join(parts)
+
+
+class PlanError(Exception):
+    """No plan is possible from the facts (one line, shown as is)."""
+
+
+def _pick(wheels: Wheels, target: Mapping[str, Any], record: Mapping[str, Any], os_family: str,
+          project: Optional[ProjectScan], gpu_now: bool, pymc: bool,
+          reasons: dict[str, str], cannot: list[str]) -> tuple[_Choice, bool, bool]:
+    """(versions, keep the environment, the new environment gets pygpu)."""
+    now = _python_now(record)
+    py2 = bool(project and project.py2_only)
+    candidates = ["2.7"] if py2 else list(target["python"])
+    if py2 and project is not None:
+        reasons["python"] = "the project has Python-2-only syntax (%s)" % project.py2_only[0]
+    if now and (now in candidates or (not py2 and admits(target["python_ok"], now))):
+        # The environment in use already has pygpu if the GPU works: no conda build needed.
+        installed = {n: v for n in ("numpy", "scipy") if (v := _version_of(record, n))}
+        choice = _choose_versions(wheels, target, now, os_family, project, False, pymc, installed)
+        if choice is not None:
+            reasons.setdefault("python", "Python %s (this environment) can carry the plan: the smallest change" % now)
+            return choice, True, gpu_now
+    for with_pygpu in ((True, False) if gpu_now else (False,)):
+        for python in candidates:
+            choice = _choose_versions(wheels, target, python, os_family, project, with_pygpu, pymc)
+            if choice is None:
+                continue
+            why = "Python %s has wheels for every pin (wheel table of %s)" % (python, wheels.generated)
+            if now:
+                reasons["new_env"] = ("%s does not run on Python %s" % (_target_key(target), now)
+                                      if not admits(target["python_ok"], now) else
+                                      "no numpy that %s accepts has a wheel for Python %s on %s" % (
+                                          _target_key(target), now, os_family))
+                why += "; this environment's: %s" % reasons["new_env"]
+            reasons.setdefault("python", why)
+            if gpu_now and not with_pygpu:
+                cannot.append("the GPU in the new environment: conda-forge has no pygpu 0.7.6 for a Python that "
+                              "also has wheels for these pins, so it runs on the CPU")
+            return choice, False, with_pygpu
+    raise PlanError("no Python on %s has wheels for %s's numpy and scipy (wheel table of %s)"
+                    % (os_family, _target_key(target), wheels.generated))
+
+
+def _target_key(target: Mapping[str, Any]) -> str:
+    return "%s==%s" % (target["dist"], target["version"])
+
+
+def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
+              wheels: Optional[Wheels] = None) -> Plan:
+    """The plan for these facts (and this project). Raises PlanError when none is possible."""
+    wheels = wheels or Wheels.load()
+    os_family = machine.family(record)
+    if os_family not in ("linux", "windows", "darwin"):
+        os_family = "linux"
+    key, target_why = choose_target(record, project)
+    target = TARGETS[key]
+    pymc = key.startswith("Theano-PyMC")
+    gpu_now = planned_config(record).device in ("cuda", "gpu") and not target["old_backend"]
+    reasons: dict[str, str] = {target["dist"]: target_why}
+    cannot: list[str] = []
+    notes: list[str] = []
+    choice, keep, with_pygpu = _pick(wheels, target, record, os_family, project, gpu_now, pymc, reasons, cannot)
+    env_kind = "conda" if (with_pygpu and not keep) or get(record, "python.env_kind") == "conda" else "venv"
+
+    packages: dict[str, str] = {"numpy": "==" + choice.numpy, "scipy": "==" + choice.scipy}
+    numpy_range = _numpy_range(target, project, choice.needs_ldflags, pymc)
+    if keep and _version_of(record, "numpy") == choice.numpy:
+        reasons["numpy"] = "the installed numpy is in %s's range %s: kept" % (key, numpy_range)
+    else:
+        reasons["numpy"] = "the newest numpy %s with a wheel for Python %s on %s" % (
+            numpy_range, choice.python, os_family)
+    if choice.needs_ldflags:
+        reasons["numpy"] += " (it needs [blas] ldflags set, which the planned .theanorc does)"
+    if keep and _version_of(record, "scipy") == choice.scipy:
+        reasons["scipy"] = "the installed scipy accepts numpy %s: kept" % choice.numpy
+    else:
+        reasons["scipy"] = "the newest scipy with a wheel for Python %s that accepts numpy %s" % (
+            choice.python, choice.numpy)
+    packages[target["dist"]] = "==" + target["version"]
+    if pymc:
+        packages["pymc3"] = "==3.11.6"
+        reasons["pymc3"] = "3.11.6 is the PyMC3 release built on Theano-PyMC 1.1.2"
+    _frameworks(record, project, packages, reasons, notes)
+    conda_packages: dict[str, str] = {}
+    if with_pygpu and not keep:
+        conda_packages["pygpu"] = "=0.7.6"
+        reasons["pygpu"] = "pygpu 0.7.6 from conda-forge (built for Python %s); it is not on PyPI" % choice.python
+
+    config = planned_config(record if keep else for_new_env(record, env_kind, with_pygpu))
+    device, theanorc = config.device, config.text
+    notes += config.notes
+    steps = _env_steps(choice.python, keep, env_kind, os_family)
+    other = "Theano" if pymc else "Theano-PyMC"
+    if keep and _version_of(record, other.lower()):
+        steps.append(Step("Uninstall %s" % other, "%s and %s install the same package 'theano' and overwrite "
+                          "each other: remove %s before installing %s" % (
+                              other, target["dist"], other, target["dist"]),
+                          {k: ["python -m pip uninstall -y %s" % other] for k in SHELL_KINDS},
+                          kind="install", unblocks=2))
+    if conda_packages:
+        line = "conda install -y -c conda-forge " + " ".join("%s%s" % kv for kv in conda_packages.items())
+        steps.append(Step("Install pygpu from conda-forge", reasons["pygpu"], {k: [line] for k in SHELL_KINDS},
+                          kind="install", unblocks=2))
+    install = {name: pin for name, pin in packages.items() if not (keep and _installed(record, name, pin))}
+    if install:
+        line = _pip_line(install)
+        steps.append(Step(INSTALL_TITLE,
+                          "; ".join("%s: %s" % (n, reasons[n]) for n in install if n in reasons),
+                          {k: [line] for k in SHELL_KINDS}, kind="install", unblocks=len(install)))
+    else:
+        notes.append("every planned package is already installed at its pin")
+    steps += _compiler_steps(record, os_family, env_kind)
+    env = _env_vars(config.ldflags, os_family)
+    if env:
+        steps.append(Step("Set the environment variables", "; ".join("%s=%s" % kv for kv in env.items()),
+                          {"bash": ["export %s=%s" % kv for kv in env.items()],
+                           "cmd": ['set "%s=%s"' % kv for kv in env.items()],
+                           "powershell": ['$env:%s = "%s"' % kv for kv in env.items()]}, kind="config"))
+    steps.append(Step("Write the Theano config", "device = %s: the file legacydoc theanorc --write writes%s" % (
+        device, "" if keep else ", run inside the new environment so [blas] matches its numpy"),
+        {k: ["legacydoc theanorc --write"] for k in SHELL_KINDS}, kind="config", unblocks=2))
+    steps += _manual_gpu_steps(record, device, config.device_why, cannot)
+    steps.append(Step("Check the result", "the same doctor, on the new setup",
+                      {k: ["legacydoc check"] for k in SHELL_KINDS}, kind="check", unblocks=0))
+    plan = Plan(os=os_family, python=choice.python, python_now=_python_now(record), keep_env=keep,
+                env_kind=env_kind, theano=key, packages=packages, conda_packages=conda_packages, reasons=reasons,
+                device=device, theanorc=theanorc, env=env, steps=_ordered(steps), cannot=cannot, notes=notes,
+                wheels_generated=wheels.generated)
+    if project is not None and "Keras" in project.frameworks():
+        plan.keras_json = {"backend": "theano", "image_data_format": "channels_first", "floatx": "float32"}
+        if project.keras_json and isinstance(project.keras_json.get("image_data_format"), str):
+            plan.keras_json["image_data_format"] = project.keras_json["image_data_format"]
+    return plan
+
+
+def _installed(record: Mapping[str, Any], name: str, pin: str) -> bool:
+    have = _version_of(record, name.lower())
+    return bool(have) and pin.startswith("==") and have == pin[2:]
+
+
+def _frameworks(record: Mapping[str, Any], project: Optional[ProjectScan], packages: dict[str, str],
+                reasons: dict[str, str], notes: list[str]) -> None:
+    found = project.frameworks() if project else {}
+    if "Lasagne" in found or _version_of(record, "lasagne"):
+        packages["Lasagne"] = LASAGNE_MASTER
+        reasons["Lasagne"] = ("Lasagne 0.1 (PyPI) imports theano.tensor.signal.downsample, gone since Theano 0.9; "
+                              "GitHub master (0.2.dev1, 5d3c63c) works with Theano 1.0")
+    if "Keras" in found or _version_of(record, "keras"):
+        pin = project.pin("Keras") if project else None
+        packages["Keras"] = "==2.3.1" if not (pin and pin.spec and not admits(pin.spec, "2.3.1")) else pin.spec
+        reasons["Keras"] = "2.3.1 is the last Keras with a Theano back-end (2.4.0 is tf.keras only)"
+        if pin and pin.spec and not admits(pin.spec, "2.3.1"):
+            reasons["Keras"] = "the project pins Keras%s (%s); its API differs from 2.x" % (pin.spec, pin.where)
+    for dist in ("blocks", "pylearn2", "nolearn"):
+        if dist in found:
+            notes.append("the project imports %s (%s): not on PyPI in a form that installs today; "
+                         "install it from its repository at a commit of its time" % (dist, found[dist]))
+
+
+def _compiler_steps(record: Mapping[str, Any], os_family: str, env_kind: str) -> list[Step]:
+    if readiness.theano_cxx(record) or readiness.usable_gxx(record):
+        return []
+    if readiness.theano_cxx(record) is None and readiness.usable_gxx(record) is None \
+            and get(record, "compilers") is None:
+        return []  # not probed: nothing to claim
+    if os_family == "windows":
+        if env_kind == "conda":
+            line = "conda install -y m2w64-toolchain"
+            return [Step("Install the MinGW-w64 g++ into the environment", "Theano compiles its C code with g++",
+                         {k: [line] for k in SHELL_KINDS}, kind="install", unblocks=3)]
+        return [Step("Install MinGW-w64 g++ and put its bin folder on PATH", "Theano compiles its C code with g++; "
+                     "without conda there is no package for it", manual=True, kind="manual", unblocks=3)]
+    return [Step("Install g++ (on Debian/Ubuntu: sudo apt install g++)", "Theano compiles its C code with g++",
+                 manual=True, kind="manual", unblocks=3)]
+
+
+def _env_vars(ldflags: str, os_family: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    if "mkl" in ldflags and os_family != "darwin":
+        # Theano links MKL next to its own GNU OpenMP; MKL must use the GNU threading layer
+        # (Theano rel-1.0.5 theano/configdefaults.py check_mkl_openmp, skipped on macOS)
+        out["MKL_THREADING_LAYER"] = "GNU"
+    return out
+
+
+def _manual_gpu_steps(record: Mapping[str, Any], device: str, device_why: str, cannot: list[str]) -> list[Step]:
+    if device in ("cuda", "gpu"):
+        return []
+    usable = readiness.gpu_usable(record)
+    if usable is None and not machine.gpu_names(record):
+        cannot.append("the GPU: whether this machine has a working NVIDIA GPU is not known (not recorded); "
+                      "the plan runs Theano on the CPU")
+        return []
+    if usable is False and not machine.gpu_names(record):
+        cannot.append("the GPU: no working NVIDIA GPU was found, so the plan runs Theano on the CPU")
+        return []
+    why = device_why.split(": ", 1)[-1] if device_why.startswith("cpu: ") else device_why
+    cannot.append("the GPU, until the manual step is done: the plan writes device = cpu meanwhile")
+    return [Step("Make the GPU usable (manual: drivers and toolkits are yours to change; legacydoc check "
+                 "says how for each problem)", why, manual=True, kind="manual", unblocks=1)]
+
+
+def _ordered(steps: list[Step]) -> list[Step]:
+    """Environment first, checks last; in between, the steps that unblock most first."""
+    rank = {"env": 0, "install": 1, "manual": 2, "config": 3, "check": 4}
+    return sorted(steps, key=lambda s: (rank.get(s.kind, 2), -s.unblocks))

@@ -1,0 +1,240 @@
+"""What a legacy project's own files say it needs: the Theano back-end and frameworks it
+imports, the pins of requirements.txt / setup.py / environment.yml, Python-2-only syntax,
+and a project-local keras.json.
+
+Read-only and bounded: at most MAX_FILES files of at most MAX_BYTES each, hidden folders,
+virtual environments and symlinks outside the folder are skipped. A file that cannot be
+read is listed in ``unreadable``; it never stops the scan.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, Optional
+
+from packaging.requirements import InvalidRequirement, Requirement
+
+MAX_FILES = 5000
+MAX_BYTES = 2_000_000
+SKIP_DIRS = {"node_modules", "site-packages", "__pycache__", "build", "dist", "venv", "env"}
+# Modules whose import decides the plan (matched on the dotted name's start).
+OLD_BACKEND = ("theano.sandbox.cuda",)
+DOWNSAMPLE = ("theano.tensor.signal.downsample",)
+FRAMEWORKS = {"lasagne": "Lasagne", "keras": "Keras", "pymc3": "pymc3", "blocks": "blocks",
+              "pylearn2": "pylearn2", "nolearn": "nolearn", "theano": "Theano"}
+_IMPORT_RE = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+([\w.*, ()]+)|import\s+([\w., ]+))", re.M)
+# Python 2 statements no Python 3 parses (checked only when ast.parse fails).
+_PY2_RE = re.compile(r"^\s*(print\s+[^\s(=].*|exec\s+[\"'].*|except\s+[\w.]+\s*,\s*\w+\s*:.*|raise\s+\w+\s*,.*)$", re.M)
+
+
+@dataclass
+class Pin:
+    name: str  # the distribution as written
+    spec: str  # PEP 440 specifier, '' for "any"
+    where: str  # file:line
+    url: str = ""  # a direct reference (git+https://..., an archive)
+
+
+@dataclass
+class ProjectScan:
+    root: str
+    files_scanned: int = 0
+    imports: dict[str, str] = field(default_factory=dict)  # dotted module -> first file:line
+    pins: list[Pin] = field(default_factory=list)
+    py2_only: list[str] = field(default_factory=list)  # file:line of Python-2-only syntax
+    keras_json: Optional[dict] = None
+    keras_json_path: str = ""
+    unreadable: list[str] = field(default_factory=list)
+    truncated: bool = False  # more than MAX_FILES files: the rest was not read
+
+    def uses(self, prefixes: tuple[str, ...]) -> Optional[str]:
+        """file:line of the first import of a module under one of these names, else None."""
+        for module, where in sorted(self.imports.items(), key=lambda kv: kv[1]):
+            if any(module == p or module.startswith(p + ".") for p in prefixes):
+                return where
+        return None
+
+    def frameworks(self) -> dict[str, str]:
+        """Distribution name -> where the project imports it."""
+        found: dict[str, str] = {}
+        for top, dist in FRAMEWORKS.items():
+            where = self.uses((top,))
+            if where:
+                found[dist] = where
+        return found
+
+    def pin(self, dist: str) -> Optional[Pin]:
+        key = _norm(dist)
+        return next((p for p in self.pins if _norm(p.name) == key), None)
+
+    def to_dict(self) -> dict:
+        return {
+            "root": self.root, "files_scanned": self.files_scanned, "truncated": self.truncated,
+            "old_backend": self.uses(OLD_BACKEND) or "", "downsample": self.uses(DOWNSAMPLE) or "",
+            "frameworks": self.frameworks(), "python2_only": self.py2_only[:10],
+            "pins": [{"name": p.name, "spec": p.spec, "url": p.url, "where": p.where} for p in self.pins],
+            "keras_json": self.keras_json or {}, "unreadable": self.unreadable,
+        }
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _walk(root: Path) -> Iterator[Path]:
+    real_root = os.path.realpath(root)
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS
+                         and not (Path(folder) / d / "pyvenv.cfg").exists())
+        for name in sorted(files):
+            path = Path(folder) / name
+            if path.is_symlink() and not os.path.realpath(path).startswith(real_root + os.sep):
+                continue
+            yield path
+
+
+def _read(path: Path, scan: ProjectScan) -> Optional[str]:
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            scan.unreadable.append("%s: larger than %d bytes" % (path, MAX_BYTES))
+            return None
+        return path.read_bytes().decode("utf-8", "replace")
+    except OSError as exc:
+        scan.unreadable.append("%s: %s" % (path, exc.strerror or exc))
+        return None
+
+
+def _imports_ast(tree: ast.AST) -> Iterator[tuple[str, int]]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            yield node.module, node.lineno
+            for alias in node.names:  # "from theano.sandbox import cuda"
+                yield "%s.%s" % (node.module, alias.name), node.lineno
+
+
+def _imports_regex(text: str) -> Iterator[tuple[str, int]]:
+    for match in _IMPORT_RE.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        if match.group(1):
+            yield match.group(1), line
+            for name in re.split(r"[,\s()]+", match.group(2)):
+                if name and name != "*":
+                    yield "%s.%s" % (match.group(1), name), line
+        else:
+            for name in match.group(3).split(","):
+                name = name.strip().split(" ")[0]
+                if name:
+                    yield name, line
+
+
+def _scan_python(path: Path, text: str, scan: ProjectScan, rel: str) -> None:
+    try:
+        found = list(_imports_ast(ast.parse(text)))
+    except (SyntaxError, ValueError):
+        found = list(_imports_regex(text))
+        match = _PY2_RE.search(text)
+        if match:
+            scan.py2_only.append("%s:%d" % (rel, text.count("\n", 0, match.start()) + 1))
+    for module, line in found:
+        scan.imports.setdefault(module, "%s:%d" % (rel, line))
+
+
+def _requirement(text: str, where: str) -> Optional[Pin]:
+    text = text.split(" #", 1)[0].strip()
+    if not text or text.startswith(("#", "-")):
+        return None
+    egg = re.search(r"#egg=([\w.\-]+)", text)
+    if egg and "://" in text:
+        return Pin(egg.group(1), "", where, url=text.split("#", 1)[0])
+    try:
+        req = Requirement(text)
+    except InvalidRequirement:
+        return None
+    return Pin(req.name, str(req.specifier), where, url=req.url or "")
+
+
+def _scan_requirements(text: str, scan: ProjectScan, rel: str) -> None:
+    for number, line in enumerate(text.splitlines(), start=1):
+        pin = _requirement(line, "%s:%d" % (rel, number))
+        if pin:
+            scan.pins.append(pin)
+
+
+def _scan_setup(text: str, scan: ProjectScan, rel: str) -> None:
+    """install_requires=[...] string literals (setup.py is never run)."""
+    match = re.search(r"install_requires\s*=\s*\[([^\]]*)\]", text, re.S)
+    if not match:
+        return
+    line = text.count("\n", 0, match.start()) + 1
+    for literal in re.findall(r"[\"']([^\"']+)[\"']", match.group(1)):
+        pin = _requirement(literal, "%s:%d" % (rel, line))
+        if pin:
+            scan.pins.append(pin)
+
+
+def _scan_environment(text: str, scan: ProjectScan, rel: str) -> None:
+    """The dependencies list of a conda environment.yml: '- name=1.2' (conda) and the
+    entries under '- pip:'. A line-based reading: no YAML anchors or flow lists."""
+    in_deps = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not raw.startswith((" ", "\t", "-")) and stripped:
+            in_deps = stripped.startswith("dependencies:")
+            continue
+        if not in_deps or not stripped.startswith("- ") or stripped.rstrip(":") == "- pip":
+            continue
+        item = stripped[2:].strip().strip("\"'")
+        where = "%s:%d" % (rel, number)
+        if raw.startswith(("    ", "\t\t")) or "==" in item or ">" in item or "<" in item:
+            pin = _requirement(item, where)
+        else:  # conda's 'name=1.2' / 'name=1.2=build' / 'channel::name'
+            name, _, version = item.split("::")[-1].partition("=")
+            version = version.split("=")[0]
+            pin = _requirement(name + ("==" + version if version and "*" not in version else ""), where)
+        if pin:
+            scan.pins.append(pin)
+
+
+def scan(root: Path) -> ProjectScan:
+    out = ProjectScan(root=str(root))
+    count = 0
+    for path in _walk(root):
+        count += 1
+        if count > MAX_FILES:
+            out.truncated = True
+            break
+        rel = str(path.relative_to(root))
+        name = path.name.lower()
+        if name.endswith(".py"):
+            text = _read(path, out)
+            if text is not None:
+                _scan_python(path, text, out, rel)
+                if name == "setup.py":
+                    _scan_setup(text, out, rel)
+        elif re.fullmatch(r"requirements.*\.(txt|in)", name):
+            text = _read(path, out)
+            if text is not None:
+                _scan_requirements(text, out, rel)
+        elif name in ("environment.yml", "environment.yaml"):
+            text = _read(path, out)
+            if text is not None:
+                _scan_environment(text, out, rel)
+        elif name == "keras.json" and out.keras_json is None:
+            text = _read(path, out)
+            try:
+                value = json.loads(text) if text is not None else None
+            except ValueError:
+                out.unreadable.append("%s: not JSON" % rel)
+                value = None
+            if isinstance(value, dict):
+                out.keras_json, out.keras_json_path = value, rel
+    out.files_scanned = min(count, MAX_FILES)
+    return out

@@ -1,0 +1,84 @@
+"""The plan as text (terminal), markdown (PLAN.md) and JSON, for one shell family."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from legacydoc.plan.planner import Plan, Step
+from legacydoc.shells import family
+
+_OS = {"windows": "Windows", "linux": "Linux", "darwin": "macOS"}
+
+
+def step_lines(step: Step, shell: str) -> list[str]:
+    commands = step.commands
+    want = family(shell)
+    return list(commands.get(want) or commands.get("bash") or [])
+
+
+def headline(plan: Plan) -> str:
+    where = "keep this environment (Python %s)" % plan.python if plan.keep_env else \
+        "a new %s environment with Python %s%s" % (
+            plan.env_kind, plan.python, " (this one has %s)" % plan.python_now if plan.python_now else "")
+    return "%s on %s: %s; device = %s" % (plan.theano, _OS.get(plan.os, plan.os), where, plan.device)
+
+
+def steps_text(plan: Plan, shell: str, indent: str = "  ") -> list[str]:
+    out = []
+    for number, step in enumerate(plan.steps, 1):
+        out.append("%s%d. %s%s" % (indent, number, step.title, "  [manual]" if step.manual else ""))
+        for line in step_lines(step, shell):
+            out.append("%s     %s" % (indent, line))
+    return out
+
+
+def render_plan_text(plan: Plan, shell: str) -> str:
+    out = ["The plan: " + headline(plan), ""]
+    out.append("Pins (why):")
+    width = max(len(n) + len(p) for n, p in plan.packages.items()) + 2
+    for name, pin in list(plan.packages.items()) + list(plan.conda_packages.items()):
+        shown = pin if "://" in pin else name + pin
+        out.append("  %s  %s" % (shown.ljust(width), plan.reasons.get(name, "")))
+    if "python" in plan.reasons:
+        out.append("  %s  %s" % (("python " + plan.python).ljust(width), plan.reasons["python"]))
+    out += ["", "Steps (for %s):" % shell]
+    out += steps_text(plan, shell)
+    if plan.env:
+        out += ["", "Environment variables: " + ", ".join("%s=%s" % kv for kv in plan.env.items())]
+    if plan.cannot:
+        out += ["", "Will not work yet:"] + ["  - " + c for c in plan.cannot]
+    if plan.notes:
+        out += ["", "Notes:"] + ["  - " + n for n in plan.notes]
+    out += ["", "The .theanorc it writes:"] + ["  " + line if line else "" for line in plan.theanorc.splitlines()]
+    return "\n".join(out) + "\n"
+
+
+def render_plan_markdown(plan: Plan, shell: str) -> str:
+    out = ["# The legacydoc plan", "", headline(plan) + ".", "", "## Pins and why", "",
+           "| package | pin | why |", "|---|---|---|"]
+    for name, pin in list(plan.packages.items()) + list(plan.conda_packages.items()):
+        out.append("| %s | `%s` | %s |" % (name, pin, plan.reasons.get(name, "").replace("|", "\\|")))
+    out.append("| python | `%s` | %s |" % (plan.python, plan.reasons.get("python", "").replace("|", "\\|")))
+    out += ["", "## Steps (%s)" % shell, ""]
+    for number, step in enumerate(plan.steps, 1):
+        out.append("%d. **%s**%s: %s" % (number, step.title, " (manual)" if step.manual else "", step.why))
+        lines = step_lines(step, shell)
+        if lines:
+            out += ["", "   ```", *("   " + line for line in lines), "   ```"]
+    if plan.cannot:
+        out += ["", "## Will not work yet", ""] + ["- " + c for c in plan.cannot]
+    if plan.notes:
+        out += ["", "## Notes", ""] + ["- " + n for n in plan.notes]
+    out += ["", "Wheel availability: legacydoc's table generated %s from PyPI." % plan.wheels_generated]
+    return "\n".join(out) + "\n"
+
+
+def plan_json(plan: Plan) -> dict[str, Any]:
+    data = plan.to_dict()
+    data["steps"] = [dict(s, number=n) for n, s in enumerate(data["steps"], 1)]
+    return data
+
+
+def render_plan_json(plan: Plan) -> str:
+    return json.dumps(plan_json(plan), indent=2, ensure_ascii=False)

@@ -1,0 +1,329 @@
+"""The planner: pins that install, the smallest change, the project's needs, and the CLI.
+
+The records are the fixtures' real facts with one fact changed where a case needs it
+(written next to each case), so the rest of the machine stays what was recorded.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from legacydoc import replay
+from legacydoc.plan import project as project_mod
+from legacydoc.plan.planner import TARGETS, Plan, PlanError, make_plan
+from legacydoc.plan.wheels import Wheels
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "fixtures"
+HEALTHY = FIXTURES / "healthy-linux-gtx1080ti-cuda102" / "facts.toml"
+SEED_000 = FIXTURES / "seed-000-win10-python313-nvml-error" / "facts.toml"
+SEED_002 = FIXTURES / "seed-002-win10-gtx1660s-cuda102" / "facts.toml"
+ALL_FACTS = sorted(FIXTURES.glob("*/facts.toml")) + sorted((FIXTURES / "tickets").glob("*/facts.toml"))
+
+
+def load(path: Path) -> dict[str, Any]:
+    return copy.deepcopy(dict(replay.load(path, with_commands=False).record))
+
+
+def with_python(record: dict[str, Any], version: str) -> dict[str, Any]:
+    parts = [int(p) for p in version.split(".")]
+    record["python"]["version"] = version
+    record["python"]["version_info"] = parts
+    return record
+
+
+def with_package(record: dict[str, Any], name: str, version: str) -> dict[str, Any]:
+    record["packages"][name] = {"name": name, "version": version}
+    if isinstance(record["packages"].get("found"), list) and name not in record["packages"]["found"]:
+        record["packages"]["found"].append(name)
+    return record
+
+
+def write_project(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def assert_installable(plan: Plan) -> None:
+    """Every binary pin the plan installs has a wheel for the planned Python on the planned
+    OS (one already installed at its pin is kept, not installed)."""
+    wheels = Wheels.load()
+    install = " ".join(line for s in plan.steps for line in s.commands.get("bash", []) if "pip install" in line)
+    for name in ("numpy", "scipy"):
+        version = plan.packages[name].lstrip("=")
+        if '"%s==%s"' % (name, version) in install or not plan.keep_env:
+            assert wheels.has_wheel(name, version, plan.python, plan.os), (name, version, plan.python, plan.os)
+
+
+# --- pins that install ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ALL_FACTS, ids=lambda p: p.parent.name)
+def test_every_fixture_gets_a_plan_whose_pins_have_wheels(path: Path) -> None:
+    plan = make_plan(load(path))
+    assert_installable(plan)
+    assert plan.steps[-1].commands["bash"] == ["legacydoc check"]
+    # drivers and toolkits are never installed by a command of the plan
+    for step in plan.steps:
+        for lines in step.commands.values():
+            assert not any(word in line.lower() for line in lines for word in ("nvidia-driver", "cuda-toolkit", "apt "))
+
+
+def test_python_311_with_numpy_126_keeps_the_environment_with_a_numpy_that_installs() -> None:
+    # the issue's case: both findings used to propose numpy<1.22, which has no 3.11 wheel
+    record = with_package(with_python(load(HEALTHY), "3.11.7"), "numpy", "1.26.4")
+    record["packages"].pop("scipy")
+    plan = make_plan(record)
+    assert plan.keep_env and plan.python == "3.11"
+    numpy = plan.packages["numpy"].lstrip("=")
+    assert numpy.startswith("1.23.")  # <1.22 has no wheel for 3.11; 1.24 removed np.bool
+    assert "[blas] ldflags" in plan.reasons["numpy"]
+    assert "\n[blas]\n" in plan.theanorc and "\nldflags =" in plan.theanorc
+    assert_installable(plan)
+
+
+def test_python_313_gets_a_new_environment_and_says_why() -> None:
+    plan = make_plan(load(SEED_000))
+    assert not plan.keep_env and plan.python_now == "3.13"
+    assert TARGETS[plan.theano]["python"][0] == plan.python
+    assert "does not run on Python 3.13" in plan.reasons["new_env"]
+    assert plan.steps[0].kind == "env"
+    assert plan.steps[0].commands["cmd"][0] == "py -%s -m venv theano-legacy" % plan.python
+    assert_installable(plan)
+
+
+def test_an_installed_numpy_that_fits_is_kept() -> None:
+    record = load(SEED_002)  # numpy 1.19.5 and scipy 1.5.2 on Python 3.7
+    plan = make_plan(record)
+    assert plan.keep_env
+    assert plan.packages["numpy"] == "==1.19.5" and plan.packages["scipy"] == "==1.5.2"
+    install = next(s for s in plan.steps if s.title == "Install the pinned packages")
+    assert install.commands["bash"] == ['python -m pip install "Theano==1.0.5"']
+    # Theano-PyMC owns the theano package there: it goes first
+    titles = [s.title for s in plan.steps]
+    assert titles.index("Uninstall Theano-PyMC") < titles.index("Install the pinned packages")
+
+
+def test_the_plans_config_is_the_one_theanorc_write_writes() -> None:
+    from legacydoc.theanorc.discovery import write_target
+    from legacydoc.theanorc.effective import effective_config
+    from legacydoc.theanorc.writer import generate
+
+    for path in (HEALTHY, SEED_002):
+        record = load(path)
+        target = write_target(record)
+        written = generate(record, effective_config(record), target.path if target else None).text
+        assert make_plan(record).theanorc == written
+
+
+def test_seed_002_plans_the_cpu_until_the_gpu_is_fixed_and_says_so() -> None:
+    plan = make_plan(load(SEED_002))
+    assert plan.device == "cpu"
+    manual = [s for s in plan.steps if s.manual]
+    assert manual and "NVRTC" in manual[0].why
+    assert any("device = cpu meanwhile" in c for c in plan.cannot)
+
+
+def test_a_healthy_gpu_machine_keeps_device_cuda() -> None:
+    plan = make_plan(load(HEALTHY))
+    assert plan.device == "cuda" and plan.keep_env
+    assert not any(s.manual for s in plan.steps)
+
+
+def test_unknown_gpu_is_not_called_absent() -> None:
+    record = load(HEALTHY)
+    for table in ("gpu",):
+        record.pop(table, None)
+    plan = make_plan(record)
+    assert plan.device == "cpu"
+    assert any("not known" in c for c in plan.cannot), plan.cannot
+    assert not any("no working NVIDIA GPU was found" in c for c in plan.cannot)
+
+
+def test_mkl_ldflags_bring_the_threading_layer_variable_for_every_shell() -> None:
+    plan = make_plan(load(SEED_002))
+    assert plan.env == {"MKL_THREADING_LAYER": "GNU"}
+    step = next(s for s in plan.steps if s.title == "Set the environment variables")
+    assert step.commands == {"bash": ["export MKL_THREADING_LAYER=GNU"], "cmd": ['set "MKL_THREADING_LAYER=GNU"'],
+                             "powershell": ['$env:MKL_THREADING_LAYER = "GNU"']}
+
+
+def test_steps_are_ordered_environment_first_check_last() -> None:
+    plan = make_plan(load(SEED_000))
+    kinds = [s.kind for s in plan.steps]
+    assert kinds[0] == "env" and kinds[-1] == "check"
+    rank = {"env": 0, "install": 1, "manual": 2, "config": 3, "check": 4}
+    assert [rank[k] for k in kinds] == sorted(rank[k] for k in kinds)
+
+
+def test_no_wheel_anywhere_is_a_plan_error_not_a_wrong_plan() -> None:
+    empty = Wheels(rows=(), pure=(), conda=(), generated="test")
+    record = load(HEALTHY)
+    record["packages"].pop("numpy")  # an installed numpy would be kept: no wheel needed
+    with pytest.raises(PlanError, match="no Python on linux has wheels"):
+        make_plan(record, wheels=empty)
+
+
+# --- the project ------------------------------------------------------------------------------
+
+
+def test_old_backend_imports_plan_theano_090_with_numpy_below_116(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"train.py": "import theano.sandbox.cuda as cuda\nprint(cuda)\n"})
+    scan = project_mod.scan(root)
+    assert scan.uses(project_mod.OLD_BACKEND) == "train.py:1"
+    plan = make_plan(load(HEALTHY), scan)
+    assert plan.theano == "Theano==0.9.0"
+    assert plan.packages["numpy"].lstrip("=").startswith("1.15.")
+    assert plan.python in TARGETS["Theano==0.9.0"]["python"]
+    assert_installable(plan)
+
+
+def test_python2_only_syntax_plans_python_27(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"model.py": "import theano\nprint 'training'\n",
+                                    "util.py": "try:\n    pass\nexcept ValueError, e:\n    pass\n"})
+    scan = project_mod.scan(root)
+    assert scan.py2_only and scan.py2_only[0].startswith("model.py:2")
+    assert scan.uses(("theano",)) == "model.py:1"  # found by the fallback reader
+    plan = make_plan(load(HEALTHY), scan)
+    assert plan.python == "2.7" and not plan.keep_env
+    assert "Python-2-only" in plan.reasons["python"]
+    assert_installable(plan)
+
+
+def test_pymc3_projects_get_theano_pymc_and_pymc3_3116(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"fit.py": "import pymc3 as pm\n", "requirements.txt": "pymc3\nnumpy\n"})
+    plan = make_plan(load(HEALTHY), project_mod.scan(root))
+    assert plan.theano == "Theano-PyMC==1.1.2"
+    assert plan.packages["pymc3"] == "==3.11.6" and plan.packages["Theano-PyMC"] == "==1.1.2"
+    scipy = plan.packages["scipy"].lstrip("=")
+    assert scipy.startswith("1.7.")  # pymc3 3.11.6 requires scipy<1.8.0,>=1.7.3
+    assert "Theano" not in plan.packages
+
+
+def test_lasagne_and_keras_get_versions_that_work_with_theano_1(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {
+        "net.py": "import lasagne\nfrom keras.models import Sequential\n",
+        "requirements.txt": "Lasagne==0.1  # the PyPI one\nKeras\n",
+        ".keras/keras.json": '{"backend": "tensorflow", "image_data_format": "channels_last"}',
+        "keras.json": '{"backend": "tensorflow", "image_data_format": "channels_last"}',
+    })
+    plan = make_plan(load(HEALTHY), project_mod.scan(root))
+    assert plan.theano == "Theano==1.0.5"  # Lasagne 0.1's downsample import is Lasagne's, not the project's
+    assert plan.packages["Lasagne"].startswith("https://github.com/Lasagne/Lasagne/archive/")
+    assert plan.packages["Keras"] == "==2.3.1"
+    assert plan.keras_json == {"backend": "theano", "image_data_format": "channels_last", "floatx": "float32"}
+
+
+def test_keras_1_pin_is_kept(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"a.py": "import keras\n", "setup.py":
+                                    "from setuptools import setup\nsetup(install_requires=['keras<2', 'theano'])\n"})
+    scan = project_mod.scan(root)
+    assert [(p.name, p.spec) for p in scan.pins] == [("keras", "<2"), ("theano", "")]
+    plan = make_plan(load(HEALTHY), scan)
+    assert plan.packages["Keras"] == "<2"
+    assert "pins Keras<2" in plan.reasons["Keras"]
+
+
+def test_environment_yml_pins_are_read(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"environment.yml": (
+        "name: old\nchannels:\n  - conda-forge\ndependencies:\n  - python=3.6\n  - numpy=1.14.5\n"
+        "  - conda-forge::scipy=1.1.0=py36_0\n  - pip\n  - pip:\n    - Theano==1.0.2\n    - git+https://github.com/Lasagne/Lasagne.git#egg=Lasagne\n"
+        "other: [1]\n")})
+    pins = {(p.name, p.spec, p.url) for p in project_mod.scan(root).pins}
+    assert ("numpy", "==1.14.5", "") in pins and ("scipy", "==1.1.0", "") in pins
+    assert ("Theano", "==1.0.2", "") in pins
+    assert ("Lasagne", "", "git+https://github.com/Lasagne/Lasagne.git") in pins
+
+
+def test_a_project_numpy_pin_narrows_the_plan(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"requirements.txt": "numpy<1.20\n"})
+    plan = make_plan(with_package(load(HEALTHY), "numpy", "1.21.6"), project_mod.scan(root))
+    assert plan.packages["numpy"].lstrip("=").startswith("1.19.")
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+def test_the_scan_stays_inside_the_folder_and_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.py").write_text("import theano.sandbox.cuda\n")
+    root = write_project(tmp_path / "proj", {"a.py": "import numpy\n", "venv/pyvenv.cfg": "home = x\n",
+                                             "venv/lib.py": "import theano.sandbox.cuda\n"})
+    (root / "link.py").symlink_to(outside / "secret.py")
+    (root / "big.py").write_text("x = 1\n" * 10)
+    monkeypatch.setattr(project_mod, "MAX_BYTES", 20)
+    scan = project_mod.scan(root)
+    assert scan.uses(project_mod.OLD_BACKEND) is None  # neither the symlink's target nor the venv
+    assert any("big.py" in u and "larger than" in u for u in scan.unreadable)
+    monkeypatch.setattr(project_mod, "MAX_FILES", 1)
+    assert project_mod.scan(root).truncated
+
+
+# --- the CLI ----------------------------------------------------------------------------------
+
+
+def run_cli(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "legacydoc", *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=120, env=dict(os.environ, LEGACYDOC_LANG="en"))
+
+
+def test_plan_writes_the_bundle_and_json_says_the_same(tmp_path: Path) -> None:
+    out = tmp_path / "bundle"
+    proc = run_cli("plan", "--facts", str(SEED_000), "-o", str(out), "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        ["environment.yml", "requirements.txt", "theanorc", "activate.sh", "activate.bat", "activate.ps1", "PLAN.md"])
+    requirements = [ln for ln in (out / "requirements.txt").read_text().splitlines() if not ln.startswith("#")]
+    assert requirements == ["%s%s" % kv for kv in data["packages"].items()]
+    assert "  - python=%s" % data["python"] in (out / "environment.yml").read_text()
+    assert (out / "theanorc").read_text() == data["theanorc"]
+    assert (out / "activate.bat").read_bytes().endswith(b"\r\n")
+    assert "| numpy | `%s` |" % data["packages"]["numpy"] in (out / "PLAN.md").read_text()
+    # a second run backs the first files up instead of overwriting them blindly
+    (out / "theanorc").write_text("edited\n")
+    assert run_cli("plan", "--facts", str(SEED_000), "-o", str(out)).returncode == 0
+    assert any(p.read_text() == "edited\n" for p in out.iterdir() if p.name.startswith("theanorc") and p.name != "theanorc")
+
+
+def test_plan_text_uses_the_records_shell_and_shell_overrides(tmp_path: Path) -> None:
+    cmd = run_cli("plan", "--facts", str(SEED_000))
+    assert cmd.returncode == 0 and "Steps (for cmd):" in cmd.stdout and "py -3." in cmd.stdout
+    bash = run_cli("plan", "--facts", str(SEED_000), "--shell", "bash")
+    assert "Steps (for bash):" in bash.stdout and ". theano-legacy/bin/activate" in bash.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--project", "/nonexistent/dir"], "--project is not a directory"),
+    (["--shell", "fish"], "--shell: must be one of"),
+    (["--format", "xml"], "xml"),
+])
+def test_plan_bad_usage_is_one_line_exit_2(args: list[str], message: str) -> None:
+    proc = run_cli("plan", "--facts", str(SEED_000), *args)
+    assert proc.returncode == 2
+    assert message in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_plan_output_into_a_file_is_refused(tmp_path: Path) -> None:
+    target = tmp_path / "file"
+    target.write_text("x")
+    proc = run_cli("plan", "--facts", str(SEED_000), "-o", str(target))
+    assert proc.returncode == 2 and "-o must be a folder" in proc.stderr
+    assert target.read_text() == "x"
+
+
+def test_check_project_option_reaches_the_plan(tmp_path: Path) -> None:
+    write_project(tmp_path, {"fit.py": "import pymc3\n"})
+    proc = run_cli("check", "--facts", str(HEALTHY), "--project", str(tmp_path), "--format", "json")
+    assert proc.returncode in (0, 1), proc.stderr
+    assert json.loads(proc.stdout)["plan"]["theano"] == "Theano-PyMC==1.1.2"
