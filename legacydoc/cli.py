@@ -622,6 +622,86 @@ def plan(
 
 
 @app.command()
+def fix(
+    python: Optional[str] = PythonOpt,
+    project: Optional[Path] = typer.Option(
+        None, "--project", metavar="DIR", help="The legacy project (its imports and pins shape the plan)."
+    ),
+    env_dir: Path = typer.Option(
+        Path("theano-legacy"), "--env", metavar="DIR",
+        help="Where a new environment goes when the plan needs one (must not exist or be empty).",
+    ),
+    dry_run: bool = typer.Option(False, "--dry-run", metavar="", help="Show every command; run nothing."),
+    yes: bool = typer.Option(False, "--yes", "-y", metavar="", help="Do not ask before each command (scripts)."),
+    timeout: float = TimeoutOpt,
+) -> None:
+    """Apply the plan's safe steps on this machine: create the environment (venv, or conda
+    for pygpu), install the pins, write .theanorc with the safe writer, then check the
+    result. Asks before each command. Never touches drivers, CUDA toolkits or system
+    compilers: those are printed as manual steps.
+
+    Exit code: 0 done and check finds no error, 1 a command failed, was declined or check
+    still finds errors, 2 bad usage or nothing to confirm on (use --yes or --dry-run).
+    """
+    import json
+
+    from legacydoc.checkup import run_check
+    from legacydoc.facts import get
+    from legacydoc.plan import apply
+    from legacydoc.plan.command import plan_for, scan_project
+    from legacydoc.render.plan import headline
+    from legacydoc.theanorc import command
+
+    scanned = scan_project(project)
+    record = probe_machine(python, project, timeout, False)
+    made = plan_for(record, scanned)
+    todo, new_python = apply.actions(made, env_dir.absolute(), get(record, "python.executable"))
+    typer.echo("The plan: " + headline(made))
+    later = ["legacydoc theanorc --write --python %s" % new_python, "legacydoc check --python %s" % new_python]
+    if dry_run:
+        typer.echo("legacydoc fix would run, in order:")
+        for number, action in enumerate(todo, 1):
+            typer.echo("  %d. %s" % (number, action.shown()))
+        if made.keras_json:
+            later.append("write ~/.keras/keras.json: %s" % json.dumps(made.keras_json))
+        for number, line in enumerate(later, len(todo) + 1):
+            typer.echo("  %d. %s" % (number, line))
+        _manual(apply.manual_steps(made))
+        typer.echo("Dry run: nothing was run.")
+        return
+    if not yes and not (sys.stdin and sys.stdin.isatty()):
+        raise UsageError("fix asks before each command and there is no terminal to ask on; "
+                         "run again with --yes, or --dry-run to see the commands")
+    for action in todo:
+        typer.echo("-> %s" % action.shown())
+        if not yes and not typer.confirm("Run it?", default=False):
+            typer.echo("Stopped: nothing more was run.")
+            raise typer.Exit(1)
+        if not apply.run_action(action, lambda text: typer.echo(text, err=True, nl=False)):
+            raise typer.Exit(1)
+    new_record = probe_machine(str(new_python), project, timeout, False)
+    written = command.write(new_record, None, dry_run=False, assume_yes=yes, out=sys.stdout, err=sys.stderr)
+    if written != 0:
+        raise typer.Exit(1 if written == 1 else 2)
+    if made.keras_json and (yes or typer.confirm("Write ~/.keras/keras.json (backend theano)?", default=False)):
+        typer.echo("Wrote %s." % apply.write_keras_json(made, Path.home()))
+    # Probed again: the check must read the .theanorc just written.
+    result = run_check(probe_machine(str(new_python), project, timeout, False), _load_rules(None),
+                       source=str(new_python))
+    typer.echo(result.runs_on())
+    typer.echo("Verdict: " + result.verdict() + "  (details: legacydoc check --python %s)" % new_python)
+    _manual(apply.manual_steps(made))
+    raise typer.Exit(result.exit_code())
+
+
+def _manual(steps: list[str]) -> None:
+    if steps:
+        typer.echo("Not done by fix (manual steps):")
+        for step in steps:
+            typer.echo("  - " + step)
+
+
+@app.command()
 def bench(
     seconds: Optional[float] = typer.Option(
         None, "--seconds", metavar="SECONDS",

@@ -297,17 +297,23 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
     notes += config.notes
     steps = _env_steps(choice.python, keep, env_kind, os_family)
     other = "Theano" if pymc else "Theano-PyMC"
-    if keep and _version_of(record, other.lower()):
-        steps.append(Step("Uninstall %s" % other, "%s and %s install the same package 'theano' and overwrite "
-                          "each other: remove %s before installing %s" % (
-                              other, target["dist"], other, target["dist"]),
-                          {k: ["python -m pip uninstall -y %s" % other] for k in SHELL_KINDS},
+    both = keep and bool(_version_of(record, other.lower()))
+    if both:
+        # Uninstalling one deletes files of the 'theano' package the other installed too
+        # (theano/__init__.py among them): remove both, then install the planned one afresh.
+        gone = [other] + ([target["dist"]] if _version_of(record, target["dist"].lower()) else [])
+        steps.append(Step("Uninstall %s" % " and ".join(gone),
+                          "%s and %s install the same package 'theano' and overwrite each other's files: %s "
+                          "goes, and %s is installed afresh" % (other, target["dist"], " and ".join(gone),
+                                                                 target["dist"]),
+                          {k: ["python -m pip uninstall -y %s" % " ".join(gone)] for k in SHELL_KINDS},
                           kind="install", unblocks=2))
     if conda_packages:
         line = "conda install -y -c conda-forge " + " ".join("%s%s" % kv for kv in conda_packages.items())
         steps.append(Step("Install pygpu from conda-forge", reasons["pygpu"], {k: [line] for k in SHELL_KINDS},
                           kind="install", unblocks=2))
-    install = {name: pin for name, pin in packages.items() if not (keep and _installed(record, name, pin))}
+    install = {name: pin for name, pin in packages.items()
+               if not (keep and _installed(record, name, pin)) or (both and name == target["dist"])}
     if install:
         line = _pip_line(install)
         steps.append(Step(INSTALL_TITLE,

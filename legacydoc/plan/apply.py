@@ -1,0 +1,149 @@
+"""What ``legacydoc fix`` runs: the plan's safe steps on this machine.
+
+Safe means inside a Python environment: create one (venv, virtualenv for Python 2, or
+conda), pip/conda install the pins, write ``.theanorc`` through the safe writer, then
+check the result. Drivers, CUDA toolkits and system compilers are never touched: they are
+printed as manual steps. Every command is shown before it runs, asked about unless
+``--yes``, and run without a shell, with a time limit.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Optional
+
+from legacydoc.errors import UsageError
+from legacydoc.plan.planner import INSTALL_TITLE, Plan
+
+INSTALL_TIMEOUT_S = 1800.0
+CREATE_TIMEOUT_S = 600.0
+PYENV_ROOT = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")
+
+
+@dataclass
+class Action:
+    title: str
+    argv: list[str]
+    timeout: float
+
+    def shown(self) -> str:
+        return " ".join(shlex.quote(a) for a in self.argv) if os.name != "nt" else subprocess.list2cmdline(self.argv)
+
+
+def env_python(env_dir: Path) -> Path:
+    return env_dir / ("python.exe" if os.name == "nt" and (env_dir / "python.exe").exists() else
+                      "Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def find_interpreter(version: str, which: Callable[[str], Optional[str]] = shutil.which) -> Optional[list[str]]:
+    """A command that starts CPython ``version`` ("3.8"): pythonX.Y on PATH, a pyenv
+    install, or the Windows py launcher; None when this machine has none."""
+    found = which("python%s" % version)
+    if found and os.sep + "shims" + os.sep not in found:  # a pyenv shim runs only when that version is selected
+        return [found]
+    pattern = str(PYENV_ROOT / "versions" / ("%s.*" % version) / "bin" / "python")
+    candidates = sorted(glob.glob(pattern), reverse=True)
+    if candidates:
+        return [candidates[0]]
+    launcher = which("py") if os.name == "nt" else None
+    if launcher:
+        return [launcher, "-%s" % version]
+    return None
+
+
+def _create_env(plan: Plan, env_dir: Path) -> list[Action]:
+    if plan.env_kind == "conda":
+        conda = shutil.which("conda")
+        if conda is None:
+            raise UsageError("the plan needs conda (for pygpu), and conda is not on PATH; install Miniconda, "
+                             "or use legacydoc plan -o DIR and its environment.yml")
+        extra = ["m2w64-toolchain"] if plan.os == "windows" else []
+        conda_pins = ["%s%s" % kv for kv in plan.conda_packages.items()]
+        return [Action("create a conda environment with Python %s" % plan.python,
+                       [conda, "create", "-y", "-p", str(env_dir), "-c", "conda-forge", "python=%s" % plan.python,
+                        "pip", *conda_pins, *extra], CREATE_TIMEOUT_S)]
+    interpreter = find_interpreter(plan.python)
+    if interpreter is None:
+        raise UsageError("no Python %s on this machine (not on PATH, not under %s): install it (pyenv install %s, "
+                         "or python.org), then run legacydoc fix again" % (plan.python, PYENV_ROOT, plan.python))
+    if plan.python.startswith("2."):
+        import importlib.util
+
+        if importlib.util.find_spec("virtualenv") is None:
+            raise UsageError("a Python 2.7 environment needs virtualenv before 20.22 next to legacydoc: "
+                             "pip install \"virtualenv<20.22\", then run legacydoc fix again")
+        # Python 2 has no venv module; virtualenv before 20.22 still creates Python 2 environments
+        return [Action("create a Python 2.7 environment (virtualenv)",
+                       [sys.executable, "-m", "virtualenv", "-q", "-p", interpreter[-1], str(env_dir)],
+                       CREATE_TIMEOUT_S)]
+    return [Action("create a virtual environment with Python %s" % plan.python,
+                   [*interpreter, "-m", "venv", str(env_dir)], CREATE_TIMEOUT_S)]
+
+
+def actions(plan: Plan, env_dir: Path, current_python: Optional[str]) -> tuple[list[Action], Path]:
+    """The commands fix runs, in order, and the python of the environment they end in."""
+    out: list[Action] = []
+    if plan.keep_env:
+        if not current_python:
+            raise UsageError("the plan keeps the environment, but which python it is was not recorded; give --python")
+        python = Path(current_python)
+    else:
+        if env_dir.exists() and any(env_dir.iterdir()):
+            raise UsageError("%s: exists and is not empty; give another --env folder (nothing is overwritten)"
+                             % env_dir)
+        out += _create_env(plan, env_dir)
+        python = env_python(env_dir)
+    for step in plan.steps:
+        if step.title.startswith("Uninstall "):
+            names = step.title.split(" ", 1)[1].split(" and ")
+            out.append(Action(step.title.lower(), [str(python), "-m", "pip", "uninstall", "-y", *names],
+                              INSTALL_TIMEOUT_S))
+    pins = [pin if "://" in pin else "%s%s" % (name, pin) for name, pin in plan.packages.items()]
+    install = next((s for s in plan.steps if s.title == INSTALL_TITLE), None)
+    if install is not None:
+        wanted = [p for p in pins if ('"%s"' % p in install.commands["bash"][0] or p in install.commands["bash"][0])]
+        out.append(Action("install the pinned packages", [str(python), "-m", "pip", "install", *wanted],
+                          INSTALL_TIMEOUT_S))
+    return out, python
+
+
+def run_action(action: Action, write: Callable[[str], None]) -> bool:
+    """Run one command, its output passed through; False (and why) when it fails."""
+    try:
+        proc = subprocess.run(action.argv, stdin=subprocess.DEVNULL, timeout=action.timeout)
+    except subprocess.TimeoutExpired:
+        write("legacydoc: stopped: %s took longer than %d s\n" % (action.title, action.timeout))
+        return False
+    except OSError as exc:
+        write("legacydoc: stopped: %s: %s\n" % (action.title, exc.strerror or exc))
+        return False
+    if proc.returncode != 0:
+        write("legacydoc: stopped: %s failed (exit code %d)\n" % (action.title, proc.returncode))
+        return False
+    return True
+
+
+def manual_steps(plan: Plan) -> list[str]:
+    return ["%s: %s" % (s.title, s.why) for s in plan.steps if s.manual]
+
+
+def write_keras_json(plan: Plan, home: Path) -> Optional[Path]:
+    """~/.keras/keras.json with the plan's backend and image_data_format (the old file is
+    backed up). None when the plan has no Keras."""
+    import json
+
+    from legacydoc.safe_io import replace_file
+
+    if not plan.keras_json:
+        return None
+    target = home / ".keras" / "keras.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    replace_file(target, (json.dumps(plan.keras_json, indent=4) + "\n").encode("utf-8"), keep_backup=True)
+    return target
