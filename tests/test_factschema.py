@@ -17,7 +17,7 @@ from legacydoc import areas, facts, factschema
 from legacydoc.derive import DERIVED, enrich
 from legacydoc.factschema import is_item_field, is_known, is_list, undeclared_keys, validate
 
-FIXTURES = sorted((REPO / "fixtures").glob("*/facts.toml"))
+FIXTURES = sorted((REPO / "fixtures").glob("*/facts.toml")) + sorted((REPO / "fixtures").glob("plan-starts/*/facts.toml"))
 TEMPLATE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.\-]*)\}")  # a rule text's {fact.name}
 
 

@@ -26,7 +26,9 @@ FIXTURES = REPO / "fixtures"
 HEALTHY = FIXTURES / "healthy-linux-gtx1080ti-cuda102" / "facts.toml"
 SEED_000 = FIXTURES / "seed-000-win10-python313-nvml-error" / "facts.toml"
 SEED_002 = FIXTURES / "seed-002-win10-gtx1660s-cuda102" / "facts.toml"
-ALL_FACTS = sorted(FIXTURES.glob("*/facts.toml")) + sorted((FIXTURES / "tickets").glob("*/facts.toml"))
+# the seeds, the field corpus, and real environments recorded as starting points for plans
+ALL_FACTS = [*sorted(FIXTURES.glob("*/facts.toml")), *sorted((FIXTURES / "tickets").glob("*/facts.toml")),
+             *sorted((FIXTURES / "plan-starts").glob("*/facts.toml"))]
 
 
 def load(path: Path) -> dict[str, Any]:

@@ -1,0 +1,116 @@
+"""One source of truth: on every fixture (the seeds and the field corpus), check, theanorc
+--write --dry-run and plan agree on the device, the pins and the flags; and every command
+line of the plan is valid in the shell it is written for."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import REPO
+from legacydoc import replay
+from legacydoc.checkup import run_check
+from legacydoc.engine import load_rules
+from legacydoc.plan.planner import make_plan
+from legacydoc.render.plan import step_lines
+from legacydoc.theanorc import command
+
+FIXTURES = REPO / "fixtures"
+# the seeds, the field corpus, and real environments recorded as starting points for plans
+ALL_FACTS = [*sorted(FIXTURES.glob("*/facts.toml")), *sorted((FIXTURES / "tickets").glob("*/facts.toml")),
+             *sorted((FIXTURES / "plan-starts").glob("*/facts.toml"))]
+RULES = load_rules()
+PIP_NUMPY = re.compile(r"numpy(==|<|<=|>=|~=)\s*([0-9][0-9.]*)")
+
+
+def _config_value(text: str, option: str) -> str:
+    found = re.findall(r"^%s = ?(.*)$" % re.escape(option), text, re.M)
+    assert len(found) == 1, (option, found)
+    return found[0].strip()
+
+
+def _written(record: dict[str, Any], tmp_path: Path) -> str:
+    """What theanorc --write --dry-run shows: the new file's lines from its diff."""
+    out = io.StringIO()
+    assert command.write(record, tmp_path / ".theanorc", dry_run=True, assume_yes=True, out=out) == 0
+    return "\n".join(line[1:] for line in out.getvalue().splitlines() if line.startswith("+") and
+                     not line.startswith("+++"))
+
+
+@pytest.mark.parametrize("path", ALL_FACTS, ids=lambda p: p.parent.name)
+def test_check_theanorc_write_and_plan_agree(path: Path, tmp_path: Path) -> None:
+    record = dict(replay.load(path, with_commands=False).record)
+    plan = make_plan(record)
+    result = run_check(record, RULES, source=path.parent.name)
+    assert result.plan is not None and result.plan.to_dict() == plan.to_dict()
+
+    # the device and the BLAS flags: the written file, the plan's file and check's plan
+    written = _written(record, tmp_path)
+    assert _config_value(written, "device") == plan.device == _config_value(plan.theanorc, "device")
+    assert _config_value(written, "ldflags") == _config_value(plan.theanorc, "ldflags")
+
+    # the pins: no finding proposes another numpy than the plan, nor a bare range
+    numpy = plan.packages["numpy"].lstrip("=")
+    for diag in result.every():
+        for line in diag.fix:
+            if "pip install" not in line and "conda install" not in line:
+                continue
+            for op, version in PIP_NUMPY.findall(line):
+                assert op == "==" and version == numpy, (diag.id, line, numpy)
+        # a config line a fix hands over for .theanorc sets the flags the plan writes
+        for line in diag.fix:
+            for value in re.findall(r"^ldflags = ?(.*)$", line, re.M):
+                assert value.strip() == _config_value(plan.theanorc, "ldflags"), (diag.id, line)
+
+
+def _bash_ok(lines: list[str]) -> str:
+    proc = subprocess.run(["bash", "-n"], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=30)
+    return proc.stderr
+
+
+def _cmd_problem(line: str) -> str:
+    """cmd.exe's rules for what a plan writes: quotes in pairs, no POSIX syntax."""
+    if line.count('"') % 2:
+        return "unbalanced quotes"
+    if re.search(r"(^|\s)(export|source|\.)\s|\$\(|\$[A-Za-z_]|/bin/activate|'", line):
+        return "POSIX syntax"
+    return ""
+
+
+def _powershell_problem(line: str) -> str:
+    if line.count('"') % 2 or line.count("'") % 2:
+        return "unbalanced quotes"
+    if re.search(r"(^|\s)(export|set)\s+[A-Z_]+=|/bin/activate|&&", line):
+        return "POSIX or cmd syntax"
+    return ""
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="no bash to parse with")
+@pytest.mark.parametrize("path", ALL_FACTS, ids=lambda p: p.parent.name)
+def test_every_plan_line_is_valid_in_its_shell(path: Path) -> None:
+    record = dict(replay.load(path, with_commands=False).record)
+    plan = make_plan(record)
+    bash = [line for step in plan.steps for line in step_lines(step, "bash")]
+    assert _bash_ok(bash) == "", bash
+    for step in plan.steps:
+        for line in step_lines(step, "cmd"):
+            assert _cmd_problem(line) == "", (step.title, line)
+        for line in step_lines(step, "powershell"):
+            assert _powershell_problem(line) == "", (step.title, line)
+    if plan.os == "windows" and plan.env_kind == "venv":
+        # a venv is activated differently in cmd than in bash (conda's lines are the same)
+        env_step = next((s for s in plan.steps if s.kind == "env"), None)
+        if env_step is not None:
+            assert step_lines(env_step, "cmd") != step_lines(env_step, "bash")
+
+
+def test_the_shell_checkers_can_fail() -> None:
+    assert _bash_ok(['python -m pip install "numpy==1.21.6']) != ""
+    assert _cmd_problem(". theano-legacy/bin/activate") and _cmd_problem('set "X=1')
+    assert _powershell_problem("export X=1") and _powershell_problem('$env:X = "1')
