@@ -65,6 +65,9 @@ DERIVED: dict[str, str] = {
     "libgpuarray.nvrtc_wanted": "the NVRTC names libgpuarray would try for this driver",
     "libgpuarray.nvrtc_found": "one of them is on the loader path",
     "libgpuarray.cublas_found": "a cuBLAS name it would try is on the loader path",
+    "libgpuarray.toolkits_named": "the CUDA toolkits whose NVRTC and cuBLAS DLLs carry a name it asks for (Windows)",
+    "libgpuarray.toolkits_that_fit": "those of them whose NVRTC also compiles for every GPU found",
+    "libgpuarray.toolkit_fix": "what to install so the GPU back-end can start, or why nothing can",
     "cudnn.header_version": "the cuDNN version in the first header found",
     "cudnn.header_major": "its major",
     "cudnn.library_majors": "the majors of the cuDNN libraries found",
@@ -293,6 +296,43 @@ def libgpuarray_facts(facts: Mapping[str, Any], driver_max: Optional[str], os_fa
         entry = names.get(kind)
         if isinstance(entry, Mapping):
             out[kind + "_found"] = bool(entry.get("found"))
+    return out
+
+
+def toolkit_fit(driver_max: Optional[str], os_family: str, gpus: list[dict[str, Any]]) -> dict[str, Any]:
+    """Which CUDA toolkit libgpuarray can use on Windows: one whose bin folder has the NVRTC
+    and cuBLAS DLLs under a name it asks for (the driver's level, then 9.1 ... 7.0), and
+    whose NVRTC knows this GPU (libgpuarray compiles with -arch compute_<cc>: NVRTC 9.1
+    stops at compute_72, so no fallback serves a Turing or newer GPU). Nothing is claimed
+    when the driver or the GPUs' architecture is not known."""
+    from legacydoc.knowledge import load
+    from legacydoc.probes import libnames
+
+    sms = [g["sm"] for g in gpus if isinstance(g.get("sm"), int)]
+    if os_family != "windows" or not driver_max or not sms or len(sms) != len(gpus):
+        return {}
+    rows = load.tables()["cuda_libnames"].rows("windows")
+    named: list[str] = []
+    fit: list[str] = []
+    for attempt in libnames.libgpuarray_attempts(driver_max, True):
+        for row in rows:
+            if attempt["nvrtc"] in row.get("nvrtc", []) and attempt["cublas"] in row.get("cublas", []):
+                version = str(row["from"])
+                named.append(version)
+                if all(knowledge.default().sm_supported(version, sm) for sm in sms):
+                    fit.append(version)
+    out: dict[str, Any] = {"toolkits_named": named, "toolkits_that_fit": fit}
+    top = max(sms)
+    if fit:
+        out["toolkit_fix"] = ("Install CUDA %s next to your toolkit and put its bin folder first on PATH: its "
+                              "NVRTC and cuBLAS DLLs have names libgpuarray asks for, and it compiles for sm_%d"
+                              % (fit[0], top))
+    elif named:
+        out["toolkit_fix"] = (
+            "No CUDA toolkit serves this GPU through released pygpu 0.7.6 on Windows: the DLL names it asks for "
+            "belong to CUDA %s, whose NVRTC cannot compile for sm_%d. Run on the CPU (device = cpu), or on Linux, "
+            "where libgpuarray loads the unversioned libnvrtc.so of the installed toolkit"
+            % (", ".join(named), top))
     return out
 
 
@@ -739,6 +779,7 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
         d["cuda.toolkit_versions"] = sorted({_mm(k["version"]) or str(k["version"]) for k in kits})
     d.update(_flat("loader", loader_facts(facts, nvcc.get("version"))))
     d.update(_flat("libgpuarray", libgpuarray_facts(facts, driver.get("max_cuda"), os_family)))
+    d.update(_flat("libgpuarray", toolkit_fit(driver.get("max_cuda"), os_family, d["gpus"])))
     d.update(_flat("cudnn", cudnn_facts(facts, nvcc.get("version"))))
     d.update(_flat("gxx", compiler_facts(facts, nvcc.get("max_gcc"))))
     d.update(_flat("msvc", msvc_facts(facts, nvcc.get("version"))))

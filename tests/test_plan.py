@@ -129,12 +129,24 @@ def test_the_plans_config_is_the_one_theanorc_write_writes() -> None:
         assert make_plan(record).theanorc == written
 
 
-def test_seed_002_plans_the_cpu_until_the_gpu_is_fixed_and_says_so() -> None:
+def test_seed_002_plans_the_cpu_and_says_no_toolkit_serves_its_turing_gpu() -> None:
+    # GTX 1660 SUPER (sm_75), driver CUDA 11.0, pygpu 0.7.6 on Windows: libgpuarray asks
+    # for nvrtc64_110.dll, then 9.1/9.0/8.0, and NVRTC 9.1 stops at compute_72
     plan = make_plan(load(SEED_002))
     assert plan.device == "cpu"
-    manual = [s for s in plan.steps if s.manual]
-    assert manual and "NVRTC" in manual[0].why
-    assert any("device = cpu meanwhile" in c for c in plan.cannot)
+    assert not any(s.manual for s in plan.steps)  # no manual step can make it work
+    assert any("CUDA 9.1, 9.0, 8.0" in c and "sm_75" in c for c in plan.cannot), plan.cannot
+
+
+def test_a_pascal_gpu_on_windows_is_told_which_toolkit_to_add() -> None:
+    from legacydoc.derive import toolkit_fit
+
+    pascal = [{"index": 0, "name": "GeForce GTX 1080 Ti", "sm": 61}]
+    fit = toolkit_fit("11.0", "windows", pascal)
+    assert fit["toolkits_that_fit"] == ["9.1", "9.0", "8.0"]
+    assert fit["toolkit_fix"].startswith("Install CUDA 9.1 ")
+    assert toolkit_fit("11.0", "linux", pascal) == {}  # Linux loads the unversioned name
+    assert toolkit_fit("11.0", "windows", [{"index": 0, "name": "?"}]) == {}  # architecture unknown: no claim
 
 
 def test_a_healthy_gpu_machine_keeps_device_cuda() -> None:
@@ -329,3 +341,31 @@ def test_check_project_option_reaches_the_plan(tmp_path: Path) -> None:
     proc = run_cli("check", "--facts", str(HEALTHY), "--project", str(tmp_path), "--format", "json")
     assert proc.returncode in (0, 1), proc.stderr
     assert json.loads(proc.stdout)["plan"]["theano"] == "Theano-PyMC==1.1.2"
+
+
+def test_check_markdown_ends_with_the_plan_before_the_facts() -> None:
+    proc = run_cli("check", "--facts", str(FIXTURES / "plan-starts" / "numpy2-py311" / "facts.toml"),
+                   "--format", "markdown")
+    assert proc.returncode == 1, proc.stderr
+    plan_at, facts_at = proc.stdout.index("### The plan"), proc.stdout.index("<details><summary>Facts")
+    assert plan_at < facts_at
+    assert 'python -m pip install "numpy==1.23.5"' in proc.stdout[plan_at:facts_at]
+
+
+def test_the_wheel_table_is_what_the_generator_makes_of_pypis_data() -> None:
+    # a recorded excerpt of https://pypi.org/pypi/numpy/json (two releases, trimmed fields)
+    sys.path.insert(0, str(REPO / "tools"))
+    try:
+        import wheel_table
+    finally:
+        sys.path.pop(0)
+    data = json.loads((REPO / "tests" / "data" / "pypi-numpy-excerpt.json").read_text())
+    rows = {r["version"]: r for r in wheel_table.binary_rows("numpy", data, "1.9.0")}
+    assert sorted(rows) == ["1.16.6", "1.21.6"]
+    table = Wheels.load()
+    for version, row in rows.items():
+        stored = table.row("numpy", version)
+        assert stored is not None
+        for os_name in ("linux", "windows", "macos"):
+            assert row[os_name] == stored[os_name], (version, os_name)
+    assert rows["1.21.6"]["linux"] == ["3.7", "3.8", "3.9", "3.10"]

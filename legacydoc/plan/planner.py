@@ -407,9 +407,25 @@ def _manual_gpu_steps(record: Mapping[str, Any], device: str, device_why: str, c
         cannot.append("the GPU: no working NVIDIA GPU was found, so the plan runs Theano on the CPU")
         return []
     why = device_why.split(": ", 1)[-1] if device_why.startswith("cpu: ") else device_why
+    fit = _toolkit_fit(record)
+    if fit.get("toolkit_fix"):
+        why += ". " + fit["toolkit_fix"]
+    if fit.get("toolkits_named") and not fit.get("toolkits_that_fit"):
+        cannot.append("the GPU: " + fit["toolkit_fix"])
+        return []
     cannot.append("the GPU, until the manual step is done: the plan writes device = cpu meanwhile")
     return [Step("Make the GPU usable (manual: drivers and toolkits are yours to change; legacydoc check "
                  "says how for each problem)", why, manual=True, kind="manual", unblocks=1)]
+
+
+def _toolkit_fit(record: Mapping[str, Any]) -> dict[str, Any]:
+    """derive.toolkit_fit for the record: the same answer check's LD303 gives."""
+    from legacydoc import derive
+
+    os_family = machine.family(record)
+    driver = derive.driver_facts(record, os_family)
+    nvcc = derive.nvcc_facts(record, os_family, driver.get("max_cuda"))
+    return derive.toolkit_fit(driver.get("max_cuda"), os_family, derive.gpu_list(record, nvcc))
 
 
 def _ordered(steps: list[Step]) -> list[Step]:

@@ -60,6 +60,22 @@ def _diagnosis(diag: Diagnosis, level: int) -> list[str]:
     return out
 
 
+def _plan(result: CheckResult) -> list[str]:
+    from legacydoc.render.plan import headline, step_lines
+
+    title = "### %s" % tr("The plan:").rstrip(":：")
+    if result.plan is None:
+        return [title, "", md_text(result.plan_error), ""] if result.plan_error else []
+    out = [title, "", md_text(headline(result.plan)), ""]
+    for number, step in enumerate(result.plan.steps, 1):
+        out.append("%d. %s%s" % (number, md_text(step.title), " (manual)" if step.manual else ""))
+        lines = step_lines(step, result.shell)
+        if lines:
+            out.extend(["", *("   " + line for line in _fence("\n".join(lines), "")), ""])
+    out.append("")
+    return out
+
+
 def render_check_markdown(result: CheckResult, color: bool = False) -> str:
     out = ["## legacydoc check", "", "**%s** " % tr("Verdict:") + md_text(result.verdict()), "",
            md_text(result.runs_on()), ""]
@@ -73,7 +89,8 @@ def render_check_markdown(result: CheckResult, color: bool = False) -> str:
     out.append("")
     for diag in result.diagnoses:
         out.extend(_diagnosis(diag, 3))
-    record = {k: v for k, v in result.facts.items() if k != "derived"}
+    out.extend(_plan(result))
+    record = {k: v for k, v in result.facts.items() if k not in ("derived", "plan")}
     out.extend(["<details><summary>%s</summary>" % tr("Facts (TOML)"), ""])
     out.extend(_fence(facts_module.dumps(record).rstrip("\n"), "toml"))
     out.extend(["", "</details>", ""])
