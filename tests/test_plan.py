@@ -369,3 +369,26 @@ def test_the_wheel_table_is_what_the_generator_makes_of_pypis_data() -> None:
         for os_name in ("linux", "windows", "macos"):
             assert row[os_name] == stored[os_name], (version, os_name)
     assert rows["1.21.6"]["linux"] == ["3.7", "3.8", "3.9", "3.10"]
+
+
+def _without_pygpu(record: dict[str, Any]) -> dict[str, Any]:
+    record["packages"].pop("pygpu")
+    record["packages"]["found"] = [p for p in record["packages"]["found"] if p != "pygpu"]
+    return record
+
+
+def test_a_working_gpu_without_pygpu_gets_it_from_conda_forge_in_a_conda_env() -> None:
+    record = _without_pygpu(load(HEALTHY))
+    record["python"]["env_kind"] = "conda"
+    plan = make_plan(record)
+    assert plan.conda_packages == {"pygpu": "=0.7.6"}
+    assert plan.device == "cuda"  # the config once pygpu is in: what theanorc --write then writes
+    titles = [s.title for s in plan.steps]
+    assert titles.index("Install pygpu from conda-forge") < titles.index("Write the Theano config")
+
+
+def test_a_working_gpu_without_pygpu_in_a_venv_is_told_why_not() -> None:
+    plan = make_plan(_without_pygpu(load(HEALTHY)))  # a venv: pygpu is not on PyPI
+    assert plan.device == "cpu" and not plan.conda_packages
+    assert len(plan.cannot) == 1 and "not on PyPI" in plan.cannot[0]
+    assert not any(s.manual for s in plan.steps)

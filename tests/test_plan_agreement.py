@@ -52,7 +52,13 @@ def test_check_theanorc_write_and_plan_agree(path: Path, tmp_path: Path) -> None
 
     # the device and the BLAS flags: the written file, the plan's file and check's plan
     written = _written(record, tmp_path)
-    assert _config_value(written, "device") == plan.device == _config_value(plan.theanorc, "device")
+    assert plan.device == _config_value(plan.theanorc, "device")
+    if plan.keep_env and "pygpu" not in plan.conda_packages:
+        assert _config_value(written, "device") == plan.device
+    elif _config_value(written, "device") != plan.device:
+        # the plan's device is the one after its steps (pygpu installed, a new environment);
+        # a GPU it gives up is named in what will not work
+        assert plan.device != "cpu" or any("GPU" in c for c in plan.cannot), plan.cannot
     assert _config_value(written, "ldflags") == _config_value(plan.theanorc, "ldflags")
 
     # the pins: no finding proposes another numpy than the plan, nor a bare range

@@ -33,6 +33,16 @@ def for_new_env(record: Mapping[str, Any], env_kind: str, with_pygpu: bool) -> d
     return facts
 
 
+def with_pygpu_installed(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The facts once the plan's conda install of pygpu 0.7.6 has run."""
+    facts = copy.deepcopy(dict(record))
+    packages = facts.setdefault("packages", {})
+    packages["pygpu"] = {"name": "pygpu", "version": "0.7.6"}
+    if isinstance(packages.get("found"), list) and "pygpu" not in packages["found"]:
+        packages["found"].append("pygpu")
+    return facts
+
+
 @dataclass
 class PlannedConfig:
     device: str

@@ -19,7 +19,7 @@ from typing import Any, Mapping, Optional
 
 from legacydoc import readiness
 from legacydoc.facts import get
-from legacydoc.plan.config import for_new_env, planned_config
+from legacydoc.plan.config import for_new_env, planned_config, with_pygpu_installed
 from legacydoc.plan.project import DOWNSAMPLE, OLD_BACKEND, ProjectScan
 from legacydoc.plan.wheels import Wheels, admits
 from legacydoc.theanorc import machine
@@ -288,11 +288,23 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
         reasons["pymc3"] = "3.11.6 is the PyMC3 release built on Theano-PyMC 1.1.2"
     _frameworks(record, project, packages, reasons, notes)
     conda_packages: dict[str, str] = {}
-    if with_pygpu and not keep:
+    add_pygpu = keep and not target["old_backend"] and _pygpu_missing_for_a_working_gpu(record)
+    pygpu_blocks = add_pygpu and not (env_kind == "conda" and wheels.conda_build("pygpu", choice.python, os_family))
+    if pygpu_blocks:
+        add_pygpu = False
+        cannot.append("the GPU: pygpu is missing and is not on PyPI; conda-forge builds pygpu 0.7.6 for Python "
+                      "2.7 and 3.6-3.10, so use a conda environment with one of those (environment.yml of "
+                      "legacydoc plan -o DIR)")
+    if (with_pygpu and not keep) or add_pygpu:
         conda_packages["pygpu"] = "=0.7.6"
         reasons["pygpu"] = "pygpu 0.7.6 from conda-forge (built for Python %s); it is not on PyPI" % choice.python
 
-    config = planned_config(record if keep else for_new_env(record, env_kind, with_pygpu))
+    # The config the plan ends with: for a new environment, what it will have; with pygpu
+    # added to this one, as if it were installed (theanorc --write after that step says so).
+    if keep:
+        config = planned_config(with_pygpu_installed(record) if add_pygpu else record)
+    else:
+        config = planned_config(for_new_env(record, env_kind, with_pygpu))
     device, theanorc = config.device, config.text
     notes += config.notes
     steps = _env_steps(choice.python, keep, env_kind, os_family)
@@ -331,7 +343,8 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
     steps.append(Step("Write the Theano config", "device = %s: the file legacydoc theanorc --write writes%s" % (
         device, "" if keep else ", run inside the new environment so [blas] matches its numpy"),
         {k: ["legacydoc theanorc --write"] for k in SHELL_KINDS}, kind="config", unblocks=2))
-    steps += _manual_gpu_steps(record, device, config.device_why, cannot)
+    if not pygpu_blocks:  # else the GPU line above already says what it needs
+        steps += _manual_gpu_steps(record, device, config.device_why, cannot)
     steps.append(Step("Check the result", "the same doctor, on the new setup",
                       {k: ["legacydoc check"] for k in SHELL_KINDS}, kind="check", unblocks=0))
     plan = Plan(os=os_family, python=choice.python, python_now=_python_now(record), keep_env=keep,
@@ -343,6 +356,12 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
         if project.keras_json and isinstance(project.keras_json.get("image_data_format"), str):
             plan.keras_json["image_data_format"] = project.keras_json["image_data_format"]
     return plan
+
+
+def _pygpu_missing_for_a_working_gpu(record: Mapping[str, Any]) -> bool:
+    """A GPU that works, and pygpu recorded as not installed (not merely not recorded)."""
+    usable, _why = readiness.pygpu_status(record)
+    return readiness.gpu_usable(record) is True and usable is False and not readiness.pygpu_installed(record)
 
 
 def _installed(record: Mapping[str, Any], name: str, pin: str) -> bool:
