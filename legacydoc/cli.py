@@ -591,6 +591,7 @@ def plan(
     ),
     timeout: float = TimeoutOpt,
     shell: Optional[str] = ShellChoiceOpt,
+    lang: Optional[str] = LangOpt,
 ) -> None:
     """One plan for this machine and project: the Python, the pins (each with a wheel for it),
     the steps in order, and the .theanorc that theanorc --write writes. Drivers and CUDA
@@ -602,6 +603,8 @@ def plan(
     from legacydoc.plan.command import plan_for, scan_project, write_files
     from legacydoc.render.plan import render_plan_json, render_plan_text
 
+    if lang is not None:
+        _use_lang(lang)
     chosen_shell = shells.choose(shell)
     scanned = scan_project(project)
     if facts_file is not None:

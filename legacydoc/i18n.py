@@ -71,6 +71,12 @@ def catalogue(lang: str) -> dict[str, Any]:
     return locate.read_toml(path, "translation catalogue", UsageError)
 
 
+def N_(text: str) -> str:
+    """Marks an interface string that is translated later, where it is shown (a plan step's
+    title is made once and rendered in the reader's language). Returns it unchanged."""
+    return text
+
+
 def tr(text: str) -> str:
     """An interface string in the reader's language (English when not translated)."""
     if _current == "en":

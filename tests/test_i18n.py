@@ -31,11 +31,11 @@ def _names(text: object) -> set[str]:
 
 
 def _tr_literals() -> set[str]:
-    """Every string literal passed to tr(...) in legacydoc/."""
+    """Every string literal passed to tr(...), or marked with N_(...), in legacydoc/."""
     found = set()
     for path in (REPO / "legacydoc").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "tr":
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) in ("tr", "N_"):
                 for arg in node.args:
                     # tr("Fix:") or tr({"error": "ERROR", ...}[severity]): the strings shown
                     if isinstance(arg, ast.Subscript) and isinstance(arg.value, ast.Dict):

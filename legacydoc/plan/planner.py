@@ -19,6 +19,7 @@ from typing import Any, Mapping, Optional
 
 from legacydoc import readiness
 from legacydoc.facts import get
+from legacydoc.i18n import N_
 from legacydoc.plan.config import for_new_env, planned_config, with_pygpu_installed
 from legacydoc.plan.project import DOWNSAMPLE, OLD_BACKEND, ProjectScan
 from legacydoc.plan.wheels import Wheels, admits
@@ -43,7 +44,7 @@ TARGETS: dict[str, dict[str, Any]] = {
                       "python_ok": ">=2.7,<3.7", "numpy": "<1.16", "numpy_with_ldflags": "<1.16",
                       "old_backend": True},
 }
-INSTALL_TITLE = "Install the pinned packages"
+INSTALL_TITLE = N_("Install the pinned packages")
 LASAGNE_MASTER = "https://github.com/Lasagne/Lasagne/archive/master.zip"
 SHELL_KINDS = ("bash", "cmd", "powershell")
 
@@ -56,6 +57,8 @@ class Step:
     manual: bool = False  # drivers, toolkits, system packages: the user does these
     unblocks: int = 1  # how many problems it solves (steps that unblock most come first)
     kind: str = ""  # env | install | config | check | manual
+    template: str = ""  # the title with %s for args, for translation ('' : the title is fixed text)
+    args: tuple[str, ...] = ()
 
 
 @dataclass
@@ -184,19 +187,20 @@ def _choose_versions(wheels: Wheels, target: Mapping[str, Any], python: str, os_
 def _env_steps(plan_python: str, keep: bool, env_kind: str, os_family: str) -> list[Step]:
     if keep:
         return []
+    why = ("a new environment, so the one you have stays as it is (Python %s must be installed: "
+           "python.org, pyenv or conda)" % plan_python)
     if env_kind == "conda":
         create = "conda create -y -n theano-legacy python=%s" % plan_python
-        return [Step("Create a conda environment with Python %s" % plan_python,
-                     "a new environment, so the one you have stays as it is",
-                     {"bash": [create, "conda activate theano-legacy"],
-                      "cmd": [create, "conda activate theano-legacy"],
-                      "powershell": [create, "conda activate theano-legacy"]}, kind="env", unblocks=5)]
-    return [Step("Create a virtual environment with Python %s" % plan_python,
-                 "a new environment, so the one you have stays as it is",
+        lines = [create, "conda activate theano-legacy"]
+        return [Step("Create a conda environment with Python %s" % plan_python, why,
+                     {k: list(lines) for k in SHELL_KINDS}, kind="env", unblocks=5,
+                     template=N_("Create a conda environment with Python %s"), args=(plan_python,))]
+    return [Step("Create a virtual environment with Python %s" % plan_python, why,
                  {"bash": ["python%s -m venv theano-legacy" % plan_python, ". theano-legacy/bin/activate"],
                   "cmd": ["py -%s -m venv theano-legacy" % plan_python, r"theano-legacy\Scripts\activate.bat"],
                   "powershell": ["py -%s -m venv theano-legacy" % plan_python, r"theano-legacy\Scripts\Activate.ps1"]},
-                 kind="env", unblocks=5)]
+                 kind="env", unblocks=5, template=N_("Create a virtual environment with Python %s"),
+                 args=(plan_python,))]
 
 
 def _pip_line(packages: Mapping[str, str]) -> str:
@@ -319,10 +323,10 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
                           "goes, and %s is installed afresh" % (other, target["dist"], " and ".join(gone),
                                                                  target["dist"]),
                           {k: ["python -m pip uninstall -y %s" % " ".join(gone)] for k in SHELL_KINDS},
-                          kind="install", unblocks=2))
+                          kind="install", unblocks=2, template=N_("Uninstall %s"), args=(" and ".join(gone),)))
     if conda_packages:
         line = "conda install -y -c conda-forge " + " ".join("%s%s" % kv for kv in conda_packages.items())
-        steps.append(Step("Install pygpu from conda-forge", reasons["pygpu"], {k: [line] for k in SHELL_KINDS},
+        steps.append(Step(N_("Install pygpu from conda-forge"), reasons["pygpu"], {k: [line] for k in SHELL_KINDS},
                           kind="install", unblocks=2))
     install = {name: pin for name, pin in packages.items()
                if not (keep and _installed(record, name, pin)) or (both and name == target["dist"])}
@@ -336,16 +340,16 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
     steps += _compiler_steps(record, os_family, env_kind)
     env = _env_vars(config.ldflags, os_family)
     if env:
-        steps.append(Step("Set the environment variables", "; ".join("%s=%s" % kv for kv in env.items()),
+        steps.append(Step(N_("Set the environment variables"), "; ".join("%s=%s" % kv for kv in env.items()),
                           {"bash": ["export %s=%s" % kv for kv in env.items()],
                            "cmd": ['set "%s=%s"' % kv for kv in env.items()],
                            "powershell": ['$env:%s = "%s"' % kv for kv in env.items()]}, kind="config"))
-    steps.append(Step("Write the Theano config", "device = %s: the file legacydoc theanorc --write writes%s" % (
+    steps.append(Step(N_("Write the Theano config"), "device = %s: the file legacydoc theanorc --write writes%s" % (
         device, "" if keep else ", run inside the new environment so [blas] matches its numpy"),
         {k: ["legacydoc theanorc --write"] for k in SHELL_KINDS}, kind="config", unblocks=2))
     if not pygpu_blocks:  # else the GPU line above already says what it needs
         steps += _manual_gpu_steps(record, device, config.device_why, cannot)
-    steps.append(Step("Check the result", "the same doctor, on the new setup",
+    steps.append(Step(N_("Check the result"), "the same doctor, on the new setup",
                       {k: ["legacydoc check"] for k in SHELL_KINDS}, kind="check", unblocks=0))
     plan = Plan(os=os_family, python=choice.python, python_now=_python_now(record), keep_env=keep,
                 env_kind=env_kind, theano=key, packages=packages, conda_packages=conda_packages, reasons=reasons,
@@ -397,11 +401,11 @@ def _compiler_steps(record: Mapping[str, Any], os_family: str, env_kind: str) ->
     if os_family == "windows":
         if env_kind == "conda":
             line = "conda install -y m2w64-toolchain"
-            return [Step("Install the MinGW-w64 g++ into the environment", "Theano compiles its C code with g++",
+            return [Step(N_("Install the MinGW-w64 g++ into the environment"), "Theano compiles its C code with g++",
                          {k: [line] for k in SHELL_KINDS}, kind="install", unblocks=3)]
-        return [Step("Install MinGW-w64 g++ and put its bin folder on PATH", "Theano compiles its C code with g++; "
+        return [Step(N_("Install MinGW-w64 g++ and put its bin folder on PATH"), "Theano compiles its C code with g++; "
                      "without conda there is no package for it", manual=True, kind="manual", unblocks=3)]
-    return [Step("Install g++ (on Debian/Ubuntu: sudo apt install g++)", "Theano compiles its C code with g++",
+    return [Step(N_("Install g++ (on Debian/Ubuntu: sudo apt install g++)"), "Theano compiles its C code with g++",
                  manual=True, kind="manual", unblocks=3)]
 
 
@@ -433,8 +437,8 @@ def _manual_gpu_steps(record: Mapping[str, Any], device: str, device_why: str, c
         cannot.append("the GPU: " + fit["toolkit_fix"])
         return []
     cannot.append("the GPU, until the manual step is done: the plan writes device = cpu meanwhile")
-    return [Step("Make the GPU usable (manual: drivers and toolkits are yours to change; legacydoc check "
-                 "says how for each problem)", why, manual=True, kind="manual", unblocks=1)]
+    return [Step(N_("Make the GPU usable (manual: drivers and toolkits are yours to change; legacydoc check "
+                    "says how for each problem)"), why, manual=True, kind="manual", unblocks=1)]
 
 
 def _toolkit_fit(record: Mapping[str, Any]) -> dict[str, Any]:

@@ -62,13 +62,14 @@ def _diagnosis(diag: Diagnosis, level: int) -> list[str]:
 
 def _plan(result: CheckResult) -> list[str]:
     from legacydoc.render.plan import headline, step_lines
+    from legacydoc.render.plan import title as step_title
 
     title = "### %s" % tr("The plan:").rstrip(":：")
     if result.plan is None:
         return [title, "", md_text(result.plan_error), ""] if result.plan_error else []
     out = [title, "", md_text(headline(result.plan)), ""]
     for number, step in enumerate(result.plan.steps, 1):
-        out.append("%d. %s%s" % (number, md_text(step.title), " (manual)" if step.manual else ""))
+        out.append("%d. %s%s" % (number, md_text(step_title(step)), " " + tr("[manual]") if step.manual else ""))
         lines = step_lines(step, result.shell)
         if lines:
             out.extend(["", *("   " + line for line in _fence("\n".join(lines), "")), ""])

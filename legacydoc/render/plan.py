@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from legacydoc.i18n import tr
 from legacydoc.plan.planner import Plan, Step
 from legacydoc.shells import family
 
@@ -17,40 +18,48 @@ def step_lines(step: Step, shell: str) -> list[str]:
     return list(commands.get(want) or commands.get("bash") or [])
 
 
+def title(step: Step) -> str:
+    """The step's title in the current language (its template translated, then filled)."""
+    return tr(step.template) % step.args if step.template else tr(step.title)
+
+
 def headline(plan: Plan) -> str:
-    where = "keep this environment (Python %s)" % plan.python if plan.keep_env else \
-        "a new %s environment with Python %s%s" % (
-            plan.env_kind, plan.python, " (this one has %s)" % plan.python_now if plan.python_now else "")
-    return "%s on %s: %s; device = %s" % (plan.theano, _OS.get(plan.os, plan.os), where, plan.device)
+    if plan.keep_env:
+        where = tr("keep this environment (Python %s)") % plan.python
+    else:
+        where = tr("a new %s environment with Python %s") % (plan.env_kind, plan.python)
+        if plan.python_now:
+            where += tr(" (this one has %s)") % plan.python_now
+    return tr("%s on %s: %s; device = %s") % (plan.theano, _OS.get(plan.os, plan.os), where, plan.device)
 
 
 def steps_text(plan: Plan, shell: str, indent: str = "  ") -> list[str]:
     out = []
     for number, step in enumerate(plan.steps, 1):
-        out.append("%s%d. %s%s" % (indent, number, step.title, "  [manual]" if step.manual else ""))
+        out.append("%s%d. %s%s" % (indent, number, title(step), "  " + tr("[manual]") if step.manual else ""))
         for line in step_lines(step, shell):
             out.append("%s     %s" % (indent, line))
     return out
 
 
 def render_plan_text(plan: Plan, shell: str) -> str:
-    out = ["The plan: " + headline(plan), ""]
-    out.append("Pins (why):")
+    out = ["%s %s" % (tr("The plan:"), headline(plan)), ""]
+    out.append(tr("Pins (why):"))
     width = max(len(n) + len(p) for n, p in plan.packages.items()) + 2
     for name, pin in list(plan.packages.items()) + list(plan.conda_packages.items()):
         shown = pin if "://" in pin else name + pin
         out.append("  %s  %s" % (shown.ljust(width), plan.reasons.get(name, "")))
     if "python" in plan.reasons:
         out.append("  %s  %s" % (("python " + plan.python).ljust(width), plan.reasons["python"]))
-    out += ["", "Steps (for %s):" % shell]
+    out += ["", tr("Steps (for %s):") % shell]
     out += steps_text(plan, shell)
     if plan.env:
-        out += ["", "Environment variables: " + ", ".join("%s=%s" % kv for kv in plan.env.items())]
+        out += ["", tr("Environment variables:") + " " + ", ".join("%s=%s" % kv for kv in plan.env.items())]
     if plan.cannot:
-        out += ["", "Will not work yet:"] + ["  - " + c for c in plan.cannot]
+        out += ["", tr("Will not work yet:")] + ["  - " + c for c in plan.cannot]
     if plan.notes:
-        out += ["", "Notes:"] + ["  - " + n for n in plan.notes]
-    out += ["", "The .theanorc it writes:"] + ["  " + line if line else "" for line in plan.theanorc.splitlines()]
+        out += ["", tr("Notes:")] + ["  - " + n for n in plan.notes]
+    out += ["", tr("The .theanorc it writes:")] + ["  " + line if line else "" for line in plan.theanorc.splitlines()]
     return "\n".join(out) + "\n"
 
 
