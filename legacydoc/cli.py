@@ -303,7 +303,8 @@ def check(
     from legacydoc import shells
     from legacydoc.plan.command import scan_project
 
-    result = diagnose(record, rules, redactor, source, project=scan_project(project))
+    result = diagnose(record, rules, redactor, source,
+                      project=scan_project(project, home=Path.home() if facts_file is None else None))
     result.verbose = verbose
     result.shell = shells.for_facts(result.record)
     color = use_color(sys.stdout)
@@ -606,7 +607,7 @@ def plan(
     if lang is not None:
         _use_lang(lang)
     chosen_shell = shells.choose(shell)
-    scanned = scan_project(project)
+    scanned = scan_project(project, home=Path.home() if facts_file is None else None)
     if facts_file is not None:
         from legacydoc import replay
 
@@ -655,7 +656,7 @@ def fix(
     from legacydoc.render.plan import headline
     from legacydoc.theanorc import command
 
-    scanned = scan_project(project)
+    scanned = scan_project(project, home=Path.home())
     record = probe_machine(python, project, timeout, False)
     made = plan_for(record, scanned)
     todo, new_python = apply.actions(made, env_dir.absolute(), get(record, "python.executable"))

@@ -247,6 +247,22 @@ def test_keras_1_pin_is_kept(tmp_path: Path) -> None:
     plan = make_plan(load(HEALTHY), scan)
     assert plan.packages["Keras"] == "<2"
     assert "pins Keras<2" in plan.reasons["Keras"]
+    # Keras 1 spells the layout image_dim_ordering
+    assert plan.keras_json == {"backend": "theano", "image_dim_ordering": "th", "floatx": "float32"}
+
+
+def test_keras_reads_the_users_keras_json_only_for_this_machine(tmp_path: Path) -> None:
+    project = write_project(tmp_path / "p", {"a.py": "import keras\n"})
+    home = write_project(tmp_path / "home", {".keras/keras.json": '{"image_data_format": "channels_last"}'})
+    env = dict(os.environ, HOME=str(home), LEGACYDOC_LANG="en")
+    live = subprocess.run([sys.executable, "-m", "legacydoc", "plan", "--project", str(project), "--format", "json"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert live.returncode == 0, live.stderr
+    assert json.loads(live.stdout)["keras_json"]["image_data_format"] == "channels_last"
+    replayed = subprocess.run([sys.executable, "-m", "legacydoc", "plan", "--facts", str(HEALTHY), "--project",
+                               str(project), "--format", "json"], capture_output=True, text=True, env=env, timeout=120)
+    # a plan for another machine's record does not read this machine's home
+    assert json.loads(replayed.stdout)["keras_json"]["image_data_format"] == "channels_first"
 
 
 def test_environment_yml_pins_are_read(tmp_path: Path) -> None:

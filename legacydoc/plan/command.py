@@ -11,12 +11,35 @@ from legacydoc.plan.planner import Plan, PlanError, make_plan
 from legacydoc.plan.project import ProjectScan, scan
 
 
-def scan_project(project: Optional[Path]) -> Optional[ProjectScan]:
+def scan_project(project: Optional[Path], home: Optional[Path] = None) -> Optional[ProjectScan]:
+    """The project's scan; ``home``: this machine's home, whose ~/.keras/keras.json Keras
+    reads when the project has none (None when the plan is for another machine)."""
     if project is None:
         return None
     if not project.is_dir():
         raise UsageError("%s: --project is not a directory" % project)
-    return scan(project)
+    found = scan(project)
+    if found.keras_json is None and home is not None:
+        read_home_keras_json(found, home)
+    return found
+
+
+def read_home_keras_json(found: ProjectScan, home: Path) -> None:
+    import json
+
+    from legacydoc.safe_io import read_small
+
+    path = home / ".keras" / "keras.json"
+    data = read_small(str(path), 100_000)
+    if data is None:
+        return
+    try:
+        value = json.loads(data.decode("utf-8", "replace"))
+    except ValueError:
+        found.unreadable.append("%s: not JSON" % path)
+        return
+    if isinstance(value, dict):
+        found.keras_json, found.keras_json_path = value, str(path)
 
 
 def plan_for(record: Mapping[str, Any], project: Optional[ProjectScan]) -> Plan:

@@ -356,10 +356,19 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
                 device=device, theanorc=theanorc, env=env, steps=_ordered(steps), cannot=cannot, notes=notes,
                 wheels_generated=wheels.generated)
     if project is not None and "Keras" in project.frameworks():
-        plan.keras_json = {"backend": "theano", "image_data_format": "channels_first", "floatx": "float32"}
-        if project.keras_json and isinstance(project.keras_json.get("image_data_format"), str):
-            plan.keras_json["image_data_format"] = project.keras_json["image_data_format"]
+        plan.keras_json = keras_json(packages.get("Keras", ""), project.keras_json or {})
     return plan
+
+
+def keras_json(keras_pin: str, existing: Mapping[str, Any]) -> dict[str, str]:
+    """keras.json for the planned Keras with the Theano back-end. Keras 1 names the layout
+    image_dim_ordering ('th'/'tf'), Keras 2 image_data_format ('channels_first'/'_last')
+    (rules/knowledge/theano_releases.toml, framework Keras); the project's choice is kept,
+    since its weights and reshapes were written for it."""
+    keras1 = bool(keras_pin) and not keras_pin.startswith("==2") and not admits(keras_pin, "2.0.0")
+    key, default = ("image_dim_ordering", "th") if keras1 else ("image_data_format", "channels_first")
+    value = existing.get(key)
+    return {"backend": "theano", key: value if isinstance(value, str) and value else default, "floatx": "float32"}
 
 
 def _pygpu_missing_for_a_working_gpu(record: Mapping[str, Any]) -> bool:
