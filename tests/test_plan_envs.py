@@ -64,6 +64,8 @@ STARTS = [
     Start("numpy126-py311-no-theano", "3.11", ["numpy==1.26.4"]),
     Start("numpy126-py310", "3.10", ["numpy==1.26.4"]),
     Start("old-numpy-py36", "3.6", ["numpy==1.19.5", "scipy==1.5.4"]),
+    Start("theano103-numpy116-py37", "3.7", ["Theano==1.0.3", "numpy==1.16.6", "scipy==1.2.3"]),
+    Start("numpy122-py39", "3.9", ["Theano==1.0.5", "numpy==1.22.4"]),
     Start("theano-and-theano-pymc", "3.8", ["Theano==1.0.5", "Theano-PyMC==1.1.2", "numpy==1.21.6"]),
     Start("pymc3-project", "3.8", project={"model.py": "import pymc3 as pm\n"},
           expect_theano="1.1.2", imports=["pymc3"]),
