@@ -245,3 +245,31 @@ def test_the_cap_refuses_a_record_just_over_it(tmp_path: Path) -> None:
     path.write_bytes(b"#" * (facts.MAX_FILE_BYTES + 1))
     with pytest.raises(UsageError, match="more than the"):
         facts.load(path)
+
+
+project_text = st.one_of(st.text(max_size=300), st.sampled_from([
+    "dependencies:\n  - pip:\n    - x==1\n  - ::\n  - =\n", "install_requires=['a[' , 'b>=', \"c @ http\"]",
+    "import theano.sandbox.cuda as c\nprint 'x'\n", "-e git+https://x#egg=\n", "numpy===1.0\n\x00\n",
+]))
+
+
+@FUZZ
+@given(requirements=project_text, environment=project_text, setup=project_text, code=project_text)
+def test_the_project_reader_and_planner_take_any_project(requirements: str, environment: str, setup: str,
+                                                        code: str) -> None:
+    import tempfile
+
+    from legacydoc.plan.planner import PlanError, make_plan
+    from legacydoc.plan.project import scan
+
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        for name, text in (("requirements.txt", requirements), ("environment.yml", environment),
+                           ("setup.py", setup), ("train.py", code)):
+            (root / name).write_text(text, encoding="utf-8", errors="surrogatepass")
+        found = scan(root)
+        assert found.files_scanned == 4
+        try:
+            make_plan(SEEDS[0], found)
+        except PlanError:
+            pass  # a project pinning a numpy no wheel has is refused in words

@@ -294,9 +294,28 @@ def test_the_scan_stays_inside_the_folder_and_bounded(tmp_path: Path, monkeypatc
     monkeypatch.setattr(project_mod, "MAX_BYTES", 20)
     scan = project_mod.scan(root)
     assert scan.uses(project_mod.OLD_BACKEND) is None  # neither the symlink's target nor the venv
-    assert any("big.py" in u and "larger than" in u for u in scan.unreadable)
+    assert any("big.py" in u and "bytes" in u for u in scan.unreadable), scan.unreadable
     monkeypatch.setattr(project_mod, "MAX_FILES", 1)
     assert project_mod.scan(root).truncated
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs")
+def test_a_fifo_in_the_project_does_not_hang_the_scan(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"a.py": "import lasagne\n"})
+    os.mkfifo(root / "requirements.txt")  # nobody writes to it: reading it would block forever
+    os.mkfifo(root / "b.py")
+    scan = project_mod.scan(root)
+    assert scan.uses(("lasagne",)) == "a.py:1"
+    assert sum("not a project file" in u for u in scan.unreadable) == 2, scan.unreadable
+
+
+def test_undecodable_and_binary_files_are_read_without_failing(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"setup.py": "x"})
+    (root / "setup.py").write_bytes(b"install_requires=['theano\xff\xfe']\n\x00\x01")
+    (root / "requirements.txt").write_bytes(b"\xff\xfenumpy==1.16\n--index-url x\n-e .\ngit+https://h/x.git\n")
+    (root / "environment.yml").write_bytes(b"dependencies:\n  - [weird\n  - numpy=\n  - ::\n")
+    scan = project_mod.scan(root)
+    assert scan.files_scanned == 3
 
 
 # --- the CLI ----------------------------------------------------------------------------------
@@ -408,3 +427,11 @@ def test_a_working_gpu_without_pygpu_in_a_venv_is_told_why_not() -> None:
     assert plan.device == "cpu" and not plan.conda_packages
     assert len(plan.cannot) == 1 and "not on PyPI" in plan.cannot[0]
     assert not any(s.manual for s in plan.steps)
+
+
+def test_a_project_pin_no_wheel_satisfies_is_named_in_the_refusal(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"requirements.txt": "numpy==1.3.0\n"})
+    with pytest.raises(PlanError, match=r"the project pins numpy==1.3.0 \(requirements.txt:1\)"):
+        make_plan(load(SEED_000), project_mod.scan(root))
+    proc = run_cli("plan", "--facts", str(SEED_000), "--project", str(root))
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "no plan:" in proc.stderr

@@ -247,8 +247,10 @@ def _pick(wheels: Wheels, target: Mapping[str, Any], record: Mapping[str, Any], 
                 cannot.append("the GPU in the new environment: conda-forge has no pygpu 0.7.6 for a Python that "
                               "also has wheels for these pins, so it runs on the CPU")
             return choice, False, with_pygpu
-    raise PlanError("no Python on %s has wheels for %s's numpy and scipy (wheel table of %s)"
-                    % (os_family, _target_key(target), wheels.generated))
+    pinned = project.pin("numpy") if project else None
+    why = "; the project pins numpy%s (%s)" % (pinned.spec, pinned.where) if pinned and pinned.spec else ""
+    raise PlanError("no Python on %s has wheels for %s's numpy and scipy (wheel table of %s)%s"
+                    % (os_family, _target_key(target), wheels.generated, why))
 
 
 def _target_key(target: Mapping[str, Any]) -> str:

@@ -19,6 +19,8 @@ from typing import Iterator, Optional
 
 from packaging.requirements import InvalidRequirement, Requirement
 
+from legacydoc.safe_io import Refused, read_regular
+
 MAX_FILES = 5000
 MAX_BYTES = 2_000_000
 SKIP_DIRS = {"node_modules", "site-packages", "__pycache__", "build", "dist", "venv", "env"}
@@ -99,14 +101,14 @@ def _walk(root: Path) -> Iterator[Path]:
 
 
 def _read(path: Path, scan: ProjectScan) -> Optional[str]:
+    """The file's text, or None (listed in ``unreadable``): only regular files, opened
+    without blocking (a FIFO named requirements.txt must not hang the scan), size-capped."""
     try:
-        if path.stat().st_size > MAX_BYTES:
-            scan.unreadable.append("%s: larger than %d bytes" % (path, MAX_BYTES))
-            return None
-        return path.read_bytes().decode("utf-8", "replace")
-    except OSError as exc:
-        scan.unreadable.append("%s: %s" % (path, exc.strerror or exc))
+        data = read_regular(path, MAX_BYTES, "project file")
+    except Refused as exc:
+        scan.unreadable.append(str(exc).replace(" more than the", " larger than the"))
         return None
+    return data.decode("utf-8", "replace")
 
 
 def _imports_ast(tree: ast.AST) -> Iterator[tuple[str, int]]:
