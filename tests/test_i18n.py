@@ -146,3 +146,22 @@ def test_a_bad_language_is_one_line_exit_2() -> None:
     assert len(proc.stderr.strip().splitlines()) == 1
     proc = _cli("check", "--facts", str(SEED), env={"LEGACYDOC_LANG": "klingon"})
     assert proc.returncode == 2 and b"LEGACYDOC_LANG" in proc.stderr
+
+
+def test_config_findings_explain_themselves_in_chinese() -> None:
+    # the why of a config finding is the config model's own message, made in the reader's language
+    proc = subprocess.run([sys.executable, "-m", "legacydoc", "check", "--facts", str(SEED), "--lang", "zh"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    block = proc.stdout[proc.stdout.index("[LD510 config-unknown-option]"):]
+    assert "不起作用" in block.split("解决办法")[0] and " 第 5 行" in block.split("解决办法")[0]
+    english = subprocess.run([sys.executable, "-m", "legacydoc", "check", "--facts", str(SEED), "--lang", "en"],
+                             capture_output=True, text=True, timeout=120).stdout
+    assert ".theanorc line 5: `compiler = g++` does nothing" in english
+
+
+def test_interface_translations_keep_their_format_specifiers_in_order() -> None:
+    # tr(template) % args: a translation with other specifiers would raise or misplace values
+    spec = re.compile(r"%[sdr%]")
+    bad = [en for en, zh in ZH["ui"].items() if spec.findall(en) != spec.findall(zh)]
+    assert bad == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional
 
+from legacydoc.i18n import tr
 from legacydoc.theanorc.effective import EffectiveConfig, Setting
 from legacydoc.theanorc.schema import canonical_name, load_schema
 from legacydoc.theanorc.suggest import load_advice
@@ -82,7 +83,7 @@ def config_lines(section: str, option: str, value: str) -> str:
 
 
 def _place(file: Optional[str], line: Optional[int]) -> str:
-    return "%s line %d" % (file, line) if line else str(file)
+    return tr("%s line %d") % (file, line) if line else str(file)
 
 
 def _quote(text: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from legacydoc.i18n import tr
 from legacydoc.theanorc import machine
 from legacydoc.theanorc.checks.base import (
     Context,
@@ -47,20 +48,20 @@ def check_files(ctx: Context) -> None:
 
 
 def file_status(ctx: Context, source: SourceFile) -> None:
-    listed = "listed in THEANORC" if source.origin == "THEANORC" else "one of the files Theano reads by default"
+    listed = tr("listed in THEANORC") if source.origin == "THEANORC" else tr("one of the files Theano reads by default")
     if source.status in ("unreadable", "not-a-file"):
         fix = ("chmod u+r %s" % source.path
                if source.status == "unreadable" and not machine.is_windows(ctx.record) else "")
         ctx.add(
             "unreadable-theanorc", "warning",
-            "%s is %s but %s; Theano skips it without a word, so none of its settings apply." % (
+            tr("%s is %s but %s; Theano skips it without a word, so none of its settings apply.") % (
                 source.path, listed, source.reason),
             fix, file=source.path,
         )
     elif source.status == "missing" and source.origin == "THEANORC":
         ctx.add(
             "theanorc-file-missing", "info",
-            "THEANORC names %s, which %s; Theano skips it silently." % (source.path, source.reason),
+            tr("THEANORC names %s, which %s; Theano skips it silently.") % (source.path, source.reason),
             theanorc_line(ctx.record, drop=[source.path]), file=source.path,
         )
 
@@ -69,7 +70,7 @@ def missing_theanorc_files(ctx: Context, missing: list[SourceFile]) -> None:
     shown = ", ".join(s.path for s in missing[:3])
     ctx.add(
         "theanorc-file-missing", "info",
-        "THEANORC names %d files that do not exist (%s, ...); Theano skips them silently." % (len(missing), shown),
+        tr("THEANORC names %d files that do not exist (%s, ...); Theano skips them silently.") % (len(missing), shown),
         theanorc_line(ctx.record, drop=[s.path for s in missing]), file=missing[0].path,
     )
 
@@ -78,8 +79,8 @@ def file_encoding(ctx: Context, source: SourceFile) -> None:
     if source.truncated:
         ctx.add(
             "file-truncated", "info",
-            "%s is larger than the part legacydoc records (64 KiB); settings after that point were not checked. A "
-            ".theanorc needs only a few lines." % source.path, "", file=source.path,
+            tr("%s is larger than the part legacydoc records (64 KiB); settings after that point were not checked. A "
+            ".theanorc needs only a few lines.") % source.path, "", file=source.path,
         )
     problem = source.decode
     if problem is None:
@@ -88,21 +89,22 @@ def file_encoding(ctx: Context, source: SourceFile) -> None:
     line_text = lines[problem.line - 1] if problem.line and problem.line <= len(lines) else ""
     if problem.kind == "bom":
         fix = line_text.lstrip("\ufeff")
-        message = "%s line 1: %s. Save the file as UTF-8 without BOM (or plain ASCII)." % (source.path, problem.message)
+        message = tr("%s line 1: %s. Save the file as UTF-8 without BOM (or plain ASCII).") % (
+            source.path, problem.message)
     elif source.fact.get("encoding") == "utf-16":
         fix = line_text
-        message = "%s: %s. Save it as plain ASCII/UTF-8 text (Notepad: Save As, Encoding ANSI or UTF-8)." % (
+        message = tr("%s: %s. Save it as plain ASCII/UTF-8 text (Notepad: Save As, Encoding ANSI or UTF-8).") % (
             source.path, problem.message)
     elif line_text.lstrip().startswith(("#", ";")):
         # a comment: keep its ASCII words, close the gaps the other characters left
         fix = " ".join("".join(c for c in line_text if ord(c) < 128).split())
         fix = "" if fix in ("#", ";") else fix
-        message = "%s line %s: %s. Keep .theanorc ASCII: write comments in English or delete them." % (
+        message = tr("%s line %s: %s. Keep .theanorc ASCII: write comments in English or delete them.") % (
             source.path, problem.line, problem.message)
     else:
         fix = ""
-        message = "%s line %s: %s. Keep .theanorc ASCII: a value with other characters (a path) must move to an " \
-                  "ASCII-only folder." % (source.path, problem.line, problem.message)
+        message = tr("%s line %s: %s. Keep .theanorc ASCII: a value with other characters (a path) must move to an " \
+                  "ASCII-only folder.") % (source.path, problem.line, problem.message)
     ctx.add(problem.kind, "error" if problem.fatal else "warning", message, fix, file=source.path,
              line=problem.line, import_fails=problem.fatal)
 
@@ -124,8 +126,8 @@ def file_structure(ctx: Context, source: SourceFile) -> None:
                     section = known["section"]
             ctx.add(
                 "missing-section-header", "error",
-                "%s line %d: %s comes before any [section] header; ConfigParser refuses the whole file and import "
-                "theano fails with MissingSectionHeaderError. Put a [%s] line above it." % (
+                tr("%s line %d: %s comes before any [section] header; ConfigParser refuses the whole file and import "
+                "theano fails with MissingSectionHeaderError. Put a [%s] line above it.") % (
                     source.path, issue.line, _quote(issue.text), section),
                 "[%s]\n%s" % (section, issue.text.strip()), file=source.path, line=issue.line, import_fails=True,
             )
@@ -137,8 +139,8 @@ def file_structure(ctx: Context, source: SourceFile) -> None:
             fix = "[%s]\n%s" % (issue.section, "\n".join("%s = %s" % (e.raw_option, e.value) for e in body.values()))
             ctx.add(
                 "duplicate-section", "error",
-                "%s line %d: [%s] appears a second time (first at line %s); Python 3's ConfigParser refuses this and "
-                "import theano fails with DuplicateSectionError. Merge the two into one section." % (
+                tr("%s line %d: [%s] appears a second time (first at line %s); Python 3's ConfigParser refuses "
+                   "this and import theano fails with DuplicateSectionError. Merge the two into one section.") % (
                     source.path, issue.line, issue.section, issue.first_line),
                 fix, file=source.path, line=issue.line, section=issue.section, import_fails=True,
             )
@@ -146,8 +148,8 @@ def file_structure(ctx: Context, source: SourceFile) -> None:
             last = [e for e in parsed.entries if e.section == issue.section and e.option == issue.option][-1]
             ctx.add(
                 "duplicate-option", "error",
-                "%s line %d: %s sets %s a second time in [%s] (first at line %s); Python 3's ConfigParser refuses "
-                "this and import theano fails with DuplicateOptionError. Keep one line." % (
+                tr("%s line %d: %s sets %s a second time in [%s] (first at line %s); Python 3's ConfigParser refuses "
+                "this and import theano fails with DuplicateOptionError. Keep one line.") % (
                     source.path, issue.line, _quote(issue.text), last.raw_option, issue.section, issue.first_line),
                 config_lines(str(issue.section), last.raw_option, last.value), file=source.path, line=issue.line,
                 section=issue.section, option=issue.option, value=last.value, import_fails=True,
@@ -155,8 +157,8 @@ def file_structure(ctx: Context, source: SourceFile) -> None:
         elif issue.kind == "parse-error":
             ctx.add(
                 "parse-error", "error",
-                "%s line %d: %s is neither a [section], an option = value line nor a comment; ConfigParser refuses "
-                "the file and import theano fails with ParsingError." % (source.path, issue.line, _quote(issue.text)),
+                tr("%s line %d: %s is neither a [section], an option = value line nor a comment; ConfigParser refuses "
+                "the file and import theano fails with ParsingError.") % (source.path, issue.line, _quote(issue.text)),
                 _repair_line(ctx, issue.text, issue.section), file=source.path, line=issue.line,
                 section=issue.section, import_fails=True,
             )
@@ -164,8 +166,8 @@ def file_structure(ctx: Context, source: SourceFile) -> None:
         line = next(number for name, number in parsed.sections if name == DEFAULT_SECTION)
         ctx.add(
             "default-section", "info",
-            "%s line %d: options under [DEFAULT] apply to every section that exists, so Theano may read them as "
-            "[global] (or any other section) options; write them in the section they belong to." % (source.path, line),
+            tr("%s line %d: options under [DEFAULT] apply to every section that exists, so Theano may read them as "
+            "[global] (or any other section) options; write them in the section they belong to.") % (source.path, line),
             "", file=source.path, line=line, section=DEFAULT_SECTION,
         )
     for entry in parsed.entries:
@@ -173,12 +175,12 @@ def file_structure(ctx: Context, source: SourceFile) -> None:
             joined = entry.value.replace("\n", "\\n")
             lines = [entry.text.strip()] + [v for v in entry.value_lines[1:] if v]
             looks_set = any(re.match(r"^[\w.]+\s*[=:]", v) for v in lines[1:])
-            where = ("line %d" % entry.end_line) if entry.end_line == entry.line + 1 else (
-                "lines %d-%d" % (entry.line + 1, entry.end_line))
+            where = (tr("line %d") % entry.end_line) if entry.end_line == entry.line + 1 else (
+                tr("lines %d-%d") % (entry.line + 1, entry.end_line))
             ctx.add(
                 "continuation-line", "warning",
-                "%s %s: the indented line(s) after %s continue its value, so %s is read as '%s'%s. Start "
-                "each option at the beginning of its line." % (
+                tr("%s %s: the indented line(s) after %s continue its value, so %s is read as '%s'%s. Start "
+                "each option at the beginning of its line.") % (
                     source.path, where, _quote(entry.text), entry.raw_option, joined,
                     " and the indented options are never set" if looks_set else ""),
                 "\n".join(lines), file=source.path, line=entry.line + 1, section=entry.section,
@@ -217,8 +219,8 @@ def check_entry(ctx: Context, source: SourceFile, entry: Entry) -> None:
 
 def unknown_entry(ctx: Context, source: SourceFile, entry: Entry) -> None:
     section, option, value = str(entry.section), entry.option, entry.value
-    where = "%s line %d: %s" % (source.path, entry.line, _quote(entry.text))
-    ignored = "Theano ignores unknown sections and options in config files without a word"
+    where = "%s: %s" % (tr("%s line %d") % (source.path, entry.line), _quote(entry.text))
+    ignored = tr("Theano ignores unknown sections and options in config files without a word")
     # a dotted name: the part before the last dot is the section in Theano's lookup
     if "." in option or "__" in option:
         dotted_option = option.replace("__", ".")
@@ -230,7 +232,7 @@ def unknown_entry(ctx: Context, source: SourceFile, entry: Entry) -> None:
             kind = "dotted-key-in-global" if section == "global" else "unknown-option"
             ctx.add(
                 kind, "warning",
-                "%s does nothing: Theano looks %s up as %s, so under [%s] it is never read (%s)." % (
+                tr("%s does nothing: Theano looks %s up as %s, so under [%s] it is never read (%s).") % (
                     where, canonical_name(target), _where_option(target, ctx.schema.dunder), section, ignored),
                 _fix_for_option(target, value), file=source.path, line=entry.line, section=section,
                 option=entry.raw_option, value=value, did_you_mean=canonical_name(target),
@@ -244,25 +246,25 @@ def unknown_entry(ctx: Context, source: SourceFile, entry: Entry) -> None:
         if hit is not None and hit.how not in ("advice", "removed"):
             hit = None  # a spelling guess is no replacement for a removed option
         why = (info or {}).get("why", "")
-        message = "%s does nothing: %s was removed in %s, and %s.%s" % (
+        message = tr("%s does nothing: %s was removed in %s, and %s.%s") % (
             where, ctx._written(section, entry.raw_option), gone, ignored, " %s." % why if why else "")
         if hit is not None:
-            message += " Use %s instead." % _where_option(hit.option, ctx.schema.dunder)
+            message += tr(" Use %s instead.") % _where_option(hit.option, ctx.schema.dunder)
         else:
-            message += " Delete the line."
+            message += tr(" Delete the line.")
         fix = _fix_for_option(hit.option, hit.value or value) if hit is not None else ""
         ctx.add("removed-option", "warning", message, fix, file=source.path, line=entry.line, section=section,
                  option=entry.raw_option, value=value, did_you_mean=hit.canonical if hit else None)
         return
-    message = "%s does nothing: %s has no option %s, and %s." % (
+    message = tr("%s does nothing: %s has no option %s, and %s.") % (
         where, ctx.release_name, ctx._written(section, entry.raw_option), ignored)
     if hit is not None:
         fix_value = hit.value or value
-        message += " Use %s instead%s." % (
+        message += tr(" Use %s instead%s.") % (
             _where_option(hit.option, ctx.schema.dunder), ": " + hit.why if hit.why else "")
         ctx.add("unknown-option", "warning", message, _fix_for_option(hit.option, fix_value), file=source.path,
                  line=entry.line, section=section, option=entry.raw_option, value=value, did_you_mean=hit.canonical)
     else:
-        message += " Delete the line."
+        message += tr(" Delete the line.")
         ctx.add("unknown-option", "warning", message, "", file=source.path, line=entry.line, section=section,
                  option=entry.raw_option, value=value)

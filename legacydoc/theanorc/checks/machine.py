@@ -8,6 +8,7 @@ from typing import Mapping, Optional
 
 from legacydoc import readiness
 from legacydoc.facts import get
+from legacydoc.i18n import tr
 from legacydoc.theanorc import machine
 from legacydoc.theanorc.checks.base import Context, _fix_for, _place, config_lines
 from legacydoc.theanorc.discovery import theanorc_line
@@ -28,9 +29,9 @@ def check_gpu(ctx: Context) -> None:
     if anchor.name in ("device", "init_gpu_device") and not pygpu_parses_device(str(anchor.value)):
         ctx.add(
             "gpu-device-name", "error",
-            "%s: %s=%s is accepted by Theano, but pygpu reads what follows 'cuda' as a GPU number (opencl: "
+            tr("%s: %s=%s is accepted by Theano, but pygpu reads what follows 'cuda' as a GPU number (opencl: "
             "'<platform>:<device>') and raises ValueError; Theano logs \"Could not initialize pygpu, support "
-            "disabled\" and runs on the CPU. Use cuda (the driver picks a GPU) or cuda0, cuda1 ..."
+            "disabled\" and runs on the CPU. Use cuda (the driver picks a GPU) or cuda0, cuda1 ...")
             % (where, anchor.name, anchor.value),
             _fix_for(anchor, "cuda" if str(anchor.value).startswith("cuda") else "opencl0:0"), **fields,
         )
@@ -39,8 +40,8 @@ def check_gpu(ctx: Context) -> None:
         pin = "pygpu=0.7" if ctx.schema.id in ("theano-1.0.5", "theano-pymc-1.1.2") else "pygpu=0.6"
         ctx.add(
             "cuda-without-pygpu", "error",
-            "%s: %s=%s asks for the GPU, but %s; Theano logs \"pygpu was configured but could not be imported\" "
-            "and runs everything on the CPU. Install pygpu (conda only: it is not on PyPI) or set device = cpu."
+            tr("%s: %s=%s asks for the GPU, but %s; Theano logs \"pygpu was configured but could not be imported\" "
+            "and runs everything on the CPU. Install pygpu (conda only: it is not on PyPI) or set device = cpu.")
             % (where, anchor.name, anchor.value, evidence),
             "conda install -c mila-udem %s" % pin, **fields,
         )
@@ -50,8 +51,8 @@ def check_gpu(ctx: Context) -> None:
             ctx.record, "gpu.nvidia_smi.found") else "nvidia-smi listed no GPU")
         ctx.add(
             "cuda-without-gpu", "error",
-            "%s: %s=%s asks for the GPU, but no working NVIDIA GPU was found (%s); Theano logs \"Could not "
-            "initialize pygpu, support disabled\" and runs on the CPU." % (
+            tr("%s: %s=%s asks for the GPU, but no working NVIDIA GPU was found (%s); Theano logs \"Could not "
+            "initialize pygpu, support disabled\" and runs on the CPU.") % (
                 where, anchor.name, anchor.value, str(output).splitlines()[0] if output else "?"),
             to_cpu, **fields,
         )
@@ -60,8 +61,8 @@ def check_gpu(ctx: Context) -> None:
         other = readiness.usable_gxx(ctx.record)
         ctx.add(
             "cuda-without-compiler", "error",
-            "%s: %s=%s needs a C++ compiler, but %s; the gpuarray backend refuses to start (\"The new gpu-backend "
-            "need a c++ compiler.\") and Theano runs on the CPU." % (
+            tr("%s: %s=%s needs a C++ compiler, but %s; the gpuarray backend refuses to start (\"The new gpu-backend "
+            "need a c++ compiler.\") and Theano runs on the CPU.") % (
                 where, anchor.name, anchor.value,
                 "cxx is set empty" if not cxx.is_default else "no g++ was found"),
             config_lines("global", "cxx", other) if other else "", **fields,
@@ -70,8 +71,8 @@ def check_gpu(ctx: Context) -> None:
     if floatx.typed == "float64":
         ctx.add(
             "float64-on-gpu", "warning",
-            "%s: with %s=%s, floatX is float64%s; consumer GPUs run float64 many times slower than float32 and "
-            "much of Theano's GPU code expects float32." % (
+            tr("%s: with %s=%s, floatX is float64%s; consumer GPUs run float64 many times slower than float32 and "
+            "much of Theano's GPU code expects float32.") % (
                 where, anchor.name, anchor.value,
                 " (the default)" if floatx.is_default else " (%s)" % floatx.origin.label),
             _fix_for(floatx, "float32") if not floatx.is_default else config_lines("global", "floatX", "float32"),
@@ -108,8 +109,8 @@ def check_cuda_root(ctx: Context) -> None:
         parent = pm.dirname(trimmed)
         ctx.add(
             "cuda-root-bin", "warning",
-            "%s: cuda.root is %s, the toolkit's bin folder; Theano takes the CUDA headers from <cuda.root>/include "
-            "(and finds cudnn.h there), so it must be the toolkit folder itctx." % (where, value),
+            tr("%s: cuda.root is %s, the toolkit's bin folder; Theano takes the CUDA headers from <cuda.root>/include "
+            "(and finds cudnn.h there), so it must be the toolkit folder itself.") % (where, value),
             ctx._fix_anywhere(setting, parent), **fields,
         )
         return
@@ -118,8 +119,9 @@ def check_cuda_root(ctx: Context) -> None:
         real = machine.toolkit_for_writing(ctx.record)
         ctx.add(
             "cuda-root-missing", "warning",
-            "%s: cuda.root is %s, which does not exist; Theano cannot find the CUDA headers (nor cudnn.h there).%s" % (
-                where, value, " The toolkit on this machine is %s." % real["root"] if real else ""),
+            tr("%s: cuda.root is %s, which does not exist; Theano cannot find the CUDA headers (nor cudnn.h "
+               "there).%s") % (
+                where, value, tr(" The toolkit on this machine is %s.") % real["root"] if real else ""),
             ctx._fix_anywhere(setting, str(real["root"])) if real else "", **fields,
         )
 
@@ -144,7 +146,7 @@ def check_dnn_paths(ctx: Context) -> None:
         found = _cudnn_dir(ctx, which)
         ctx.add(
             "dnn-path-missing", "error" if ctx.config["dnn.enabled"].value == "True" else "warning",
-            "%s: dnn.%s is %s, which %s; Theano cannot compile or load cuDNN from there%s.%s" % (
+            tr("%s: dnn.%s is %s, which %s; Theano cannot compile or load cuDNN from there%s.%s") % (
                 ctx._where_setting(setting), short, setting.value,
                 "has no include folder" if short == "base_path" else "does not exist",
                 " and with dnn.enabled = True import fails" if ctx.config["dnn.enabled"].value == "True" else
@@ -172,10 +174,10 @@ def check_blas(ctx: Context) -> None:
         version = get(ctx.record, "packages.numpy.version", "?")
         ctx.add(
             "blas-ldflags-needed", "error",
-            "blas.ldflags is not set, so Theano computes it at import from numpy's build info, and numpy %s no "
+            tr("blas.ldflags is not set, so Theano computes it at import from numpy's build info, and numpy %s no "
             "longer has numpy.distutils.__config__.blas_opt_info: import theano fails with \"AttributeError: "
             "module 'numpy.distutils.__config__' has no attribute 'blas_opt_info'\". Set blas.ldflags (empty "
-            "means NumPy's C-API fallback) or use numpy < 1.22." % version,
+            "means NumPy's C-API fallback) or use numpy < 1.22.") % version,
             config_lines("blas", "ldflags", ""), option="ldflags", section="blas", import_fails=True,
         )
 
@@ -192,8 +194,8 @@ def check_discovery(ctx: Context) -> None:
         if where == "home" and theanorc is not None:
             ctx.add(
                 "theanorc-hides-home", "warning",
-                "THEANORC is set (%s), so Theano reads only the files it lists and %s is ignored. Add it to "
-                "THEANORC (files on the right override those on the left) or merge it into one of the listed files."
+                tr("THEANORC is set (%s), so Theano reads only the files it lists and %s is ignored. Add it to "
+                "THEANORC (files on the right override those on the left) or merge it into one of the listed files.")
                 % (theanorc, path),
                 theanorc_line(ctx.record, add=[path], first=True), file=path,
             )
@@ -201,16 +203,17 @@ def check_discovery(ctx: Context) -> None:
         if where == "home" and name == ".theanorc.txt" and not win32:
             ctx.add(
                 "unread-theanorc", "warning",
-                "%s is never read: Theano looks for ~/.theanorc.txt on Windows only. Rename it to .theanorc." % path,
+                tr("%s is never read: Theano looks for ~/.theanorc.txt on Windows only. Rename it to "
+                   ".theanorc.") % path,
                 "mv %s %s" % (path, pm.join(pm.dirname(path), ".theanorc")), file=path,
             )
             continue
         if where in ("cwd", "project"):
             ctx.add(
                 "unread-theanorc", "warning",
-                "%s is never read: Theano reads ~/.theanorc%s and the files listed in THEANORC, never a .theanorc "
+                tr("%s is never read: Theano reads ~/.theanorc%s and the files listed in THEANORC, never a .theanorc "
                 "in the %s folder. List it in THEANORC (a later file overrides an earlier one) or move its settings "
-                "into ~/.theanorc." % (path, " (and ~/.theanorc.txt)" if win32 else "",
+                "into ~/.theanorc.") % (path, " (and ~/.theanorc.txt)" if win32 else "",
                                        "project" if where == "project" else "current"),
                 theanorc_line(ctx.record, add=[path]), file=path,
             )

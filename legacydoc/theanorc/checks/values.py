@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from legacydoc.i18n import tr
 from legacydoc.theanorc.checks.base import (
     Context,
     _fix_for,
@@ -42,8 +43,8 @@ def value_problems(ctx: Context, setting: Setting, entry: Optional[Entry] = None
         fixed = ctx._checked(setting, comment_free)
         ctx.add(
             "inline-comment", "error" if not setting.ok else "warning",
-            "%s: on Python 3 a comment after a value is part of the value, so %s is %r%s. Put the comment on a "
-            "line of its own." % (where, setting.name, value,
+            tr("%s: on Python 3 a comment after a value is part of the value, so %s is %r%s. Put the comment on a "
+            "line of its own.") % (where, setting.name, value,
                                    " and import theano fails" if not setting.ok else ", not %r" % comment_free),
             _fix_for(setting, fixed if fixed is not None else comment_free), import_fails=not setting.ok, **fields,
         )
@@ -52,7 +53,7 @@ def value_problems(ctx: Context, setting: Setting, entry: Optional[Entry] = None
         fixed = ctx._checked(setting, unquoted)
         ctx.add(
             "quoted-value", "error" if not setting.ok else "warning",
-            "%s: quotes are not removed in a .theanorc, so %s is %s%s. Write the value without quotes." % (
+            tr("%s: quotes are not removed in a .theanorc, so %s is %s%s. Write the value without quotes.") % (
                 where, setting.name, value, " and import theano fails" if not setting.ok else ""),
             _fix_for(setting, fixed if fixed is not None else unquoted), import_fails=not setting.ok, **fields,
         )
@@ -62,16 +63,16 @@ def value_problems(ctx: Context, setting: Setting, entry: Optional[Entry] = None
             fixed = _repair_value(setting.option, value) or "cuda"
             ctx.add(
                 "old-gpu-backend", "error",
-                "%s: device=%s selects the old GPU backend, which was removed in Theano 1.0; import theano fails "
+                tr("%s: device=%s selects the old GPU backend, which was removed in Theano 1.0; import theano fails "
                 "with \"You are tring to use the old GPU back-end\". The GPU is device=cuda (cuda0, cuda1... for a "
-                "given card) with pygpu installed." % (where, value),
+                "given card) with pygpu installed.") % (where, value),
                 _fix_for(setting, fixed), import_fails=True, **fields,
             )
             return
         fixed = _repair_value(setting.option, value)
         ctx.add(
             "invalid-value", "error",
-            "%s: %s; import theano fails with ValueError.%s" % (
+            tr("%s: %s; import theano fails with ValueError.%s") % (
                 where, setting.check.message,
                 " Values are case-sensitive." if fixed and fixed.lower() == value.lower() else ""),
             _fix_for(setting, fixed) if fixed is not None else "", import_fails=True, **fields,
@@ -84,25 +85,25 @@ def value_problems(ctx: Context, setting: Setting, entry: Optional[Entry] = None
         if ctx.schema.id == "theano-0.9.0":
             ctx.add(
                 "old-gpu-backend", "warning",
-                "%s: device=%s uses the old GPU backend, deprecated in Theano 0.9 and removed in 1.0; switch to "
-                "device=cuda (the gpuarray backend, needs pygpu)." % (where, value),
+                tr("%s: device=%s uses the old GPU backend, deprecated in Theano 0.9 and removed in 1.0; switch to "
+                "device=cuda (the gpuarray backend, needs pygpu).") % (where, value),
                 _fix_for(setting, "cuda" + value[3:]), **fields,
             )
     if name == "force_device" and setting.typed is True and modern:
         ctx.add(
             "force-device-no-effect", "warning",
-            "%s: force_device has no effect in %s: when the GPU cannot be initialised Theano logs \"Could not "
+            tr("%s: force_device has no effect in %s: when the GPU cannot be initialised Theano logs \"Could not "
             "initialize pygpu, support disabled\" and carries on on the CPU. Check theano.config.device or "
-            "theano.gpuarray.pygpu_activated in your script instead, and delete the line." % (where, ctx.release_name),
+            "theano.gpuarray.pygpu_activated in your script instead, and delete the line.") % (where, ctx.release_name),
             "", **fields,
         )
     if old_backend_only(name) and not modern and ctx._device_startswith(("cuda", "opencl")):
         hit = suggest_file(setting.option["section"], setting.option["option"], value, ctx.schema)
         ctx.add(
             "option-no-effect", "warning",
-            "%s: %s only configures the old device=gpu backend; with device=%s it does nothing.%s" % (
+            tr("%s: %s only configures the old device=gpu backend; with device=%s it does nothing.%s") % (
                 where, name, ctx.config["device"].value,
-                " Use %s instead." % _where_option(hit.option, ctx.schema.dunder)
+                tr(" Use %s instead.") % _where_option(hit.option, ctx.schema.dunder)
                 if hit and hit.how == "advice" else ""),
             _fix_for_option(hit.option, value) if hit and hit.how == "advice" else "", **fields,
         )
@@ -115,8 +116,8 @@ def check_flags(ctx: Context) -> None:
     if flags.error:
         ctx.add(
             "flags-syntax", "error",
-            "THEANO_FLAGS=%s cannot be split (%s): an unclosed quote or a trailing backslash makes import theano "
-            "fail. Quote whole values only, e.g. gcc.cxxflags=\"-O3,-g\"." % (flags.raw, flags.error),
+            tr("THEANO_FLAGS=%s cannot be split (%s): an unclosed quote or a trailing backslash makes import theano "
+            "fail. Quote whole values only, e.g. gcc.cxxflags=\"-O3,-g\".") % (flags.raw, flags.error),
             "THEANO_FLAGS=%s" % flags.raw.replace('"', "").replace("'", "").rstrip("\\"), file="THEANO_FLAGS",
             import_fails=True,
         )
@@ -124,15 +125,15 @@ def check_flags(ctx: Context) -> None:
     if flags.comment_dropped:
         ctx.add(
             "flags-syntax", "warning",
-            "THEANO_FLAGS: '#' starts a comment in Theano's parser, so %r is ignored; THEANO_FLAGS cannot hold "
-            "comments." % flags.comment_dropped,
+            tr("THEANO_FLAGS: '#' starts a comment in Theano's parser, so %r is ignored; THEANO_FLAGS cannot hold "
+            "comments.") % flags.comment_dropped,
             "THEANO_FLAGS=%s" % ",".join(i.text for i in flags.items), file="THEANO_FLAGS",
         )
     for key, typed, received in flags.backslashes_lost:
         ctx.add(
             "flags-syntax", "warning",
-            "THEANO_FLAGS: %s=%s arrives as %s=%s: Theano's parser removes unquoted backslashes. Write the path "
-            "with forward slashes." % (key, typed, key, received),
+            tr("THEANO_FLAGS: %s=%s arrives as %s=%s: Theano's parser removes unquoted backslashes. Write the path "
+            "with forward slashes.") % (key, typed, key, received),
             "%s=%s" % (key, typed.replace("\\", "/")), file="THEANO_FLAGS", option=key, value=received,
         )
     for item in flags.dropped:
@@ -140,7 +141,8 @@ def check_flags(ctx: Context) -> None:
         fix = "%s=%s" % (words[0], words[1]) if len(words) == 2 and ctx.schema.flag_option(words[0]) else ""
         ctx.add(
             "flags-syntax", "warning",
-            "THEANO_FLAGS item %r has no '=', so Theano drops it (\"Config key '%s' has no value, ignoring it\")." % (
+            tr("THEANO_FLAGS item %r has no '=', so Theano drops it (\"Config key '%s' has no value, ignoring "
+               "it\").") % (
                 item.text, item.text),
             fix, file="THEANO_FLAGS", option=item.text,
         )
@@ -153,8 +155,8 @@ def check_flags(ctx: Context) -> None:
         if value != value.strip() and not setting.ok and _repair_value(setting.option, value.strip()) is not None:
             ctx.add(
                 "flags-syntax", "error",
-                "THEANO_FLAGS item %s: the space after '=' is part of the value, so %s is %r and import theano "
-                "fails. Write no spaces around '='." % (_quote(setting.origin.text or ""), setting.key, value),
+                tr("THEANO_FLAGS item %s: the space after '=' is part of the value, so %s is %r and import theano "
+                "fails. Write no spaces around '='.") % (_quote(setting.origin.text or ""), setting.key, value),
                 "%s=%s" % (setting.key, _repair_value(setting.option, value.strip())), file="THEANO_FLAGS",
                 option=setting.key, value=value, import_fails=True,
             )
@@ -164,7 +166,7 @@ def check_flags(ctx: Context) -> None:
 
 def unknown_flag(ctx: Context, key: str, value: str, text: str) -> None:
     hit = suggest_flag(key, value, ctx.schema)
-    warned = "Theano warns \"Theano does not recognise this flag: %s\" and ignores it" % key
+    warned = tr("Theano warns \"Theano does not recognise this flag: %s\" and ignores it") % key
     if hit is not None and hit.how in ("style", "case") or key != key.strip():
         fixed_value = (hit.value if hit else None) or value.strip()
         target = hit.option["name"] if hit else key.strip()
@@ -180,7 +182,7 @@ def unknown_flag(ctx: Context, key: str, value: str, text: str) -> None:
         info = removed_info(key.replace("__", ".")) or {}
         ctx.add(
             "removed-option", "warning",
-            "THEANO_FLAGS item %r: %s was removed in %s%s; %s." % (
+            tr("THEANO_FLAGS item %r: %s was removed in %s%s; %s.") % (
                 text, key, gone, " (%s)" % info["why"] if info.get("why") else "", warned),
             "%s=%s" % (hit.option["name"], hit.value or value) if hit else "", file="THEANO_FLAGS", option=key,
             value=value, did_you_mean=hit.canonical if hit else None,
@@ -214,8 +216,8 @@ def check_conflicts(ctx: Context) -> None:
                        else "a later line or file overrides an earlier one")
         ctx.add(
             "conflicting-values", "info",
-            "%s is set in several places: %s; %s (%s) wins because %s. Keep one setting so the files say what Theano "
-            "does." % (setting.name, places, setting.origin.label, setting.value, because),
+            tr("%s is set in several places: %s; %s (%s) wins because %s. Keep one setting so the files say "
+               "what Theano does.") % (setting.name, places, setting.origin.label, setting.value, because),
             _fix_for(setting, setting.origin.value or ""), file=setting.origin.file if setting.origin.source == "file"
             else "THEANO_FLAGS", line=setting.origin.line, section=setting.option["section"],
             option=setting.option["option"], value=setting.value,
@@ -231,8 +233,8 @@ def check_interpolation(ctx: Context) -> None:
         if shell and setting.option.get("kind") in ("str", "path"):
             ctx.add(
                 "interpolation", "warning",
-                "%s: Theano does not expand environment variables such as %s; the text is used as written (only a "
-                "leading ~ is expanded, and only in the compile folder options). Write the full path." % (
+                tr("%s: Theano does not expand environment variables such as %s; the text is used as written (only a "
+                "leading ~ is expanded, and only in the compile folder options). Write the full path.") % (
                     ctx._where_setting(setting), shell.group(0)),
                 "", **ctx._fields(setting),
             )
@@ -240,7 +242,7 @@ def check_interpolation(ctx: Context) -> None:
         if setting.origin.source == "file" and "interpolation failed" in setting.note and "%(" in (setting.value or ""):
             ctx.add(
                 "interpolation", "warning",
-                "%s: %s, so Theano uses the text as written (%r). The names ConfigParser knows are %s." % (
+                tr("%s: %s, so Theano uses the text as written (%r). The names ConfigParser knows are %s.") % (
                     ctx._where_setting(setting), setting.note.split(";")[0], setting.value,
                     ", ".join("%%(%s)s" % n for n in ctx.config.interpolation)),
                 "", **ctx._fields(setting),
