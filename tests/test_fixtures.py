@@ -79,7 +79,7 @@ def test_seed_000_says_gpu_unusable_and_what_to_install_instead() -> None:
     assert "The GPU is unusable" in text and "NVML: Unknown Error" in text
     assert "Python 3.13.0 cannot run any Theano release" in text
     # the fix is the plan's: a Python that Theano runs on, with pins that have wheels there
-    assert "a new Python 3.8 environment with numpy==1.21.6" in text
+    assert "a new Python 3.7 environment with numpy==1.21.6" in text  # 3.7: Windows outside conda (LD318)
     assert "(Theano==1.0.5 does not run on Python 3.13)" in text
     assert "numpy 2.2.1" in text  # folded under the Python root cause, still shown
 

@@ -98,8 +98,9 @@ def test_python_311_with_numpy_126_keeps_the_environment_with_a_numpy_that_insta
 def test_python_313_gets_a_new_environment_and_says_why() -> None:
     plan = make_plan(load(SEED_000))
     assert not plan.keep_env and plan.python_now == "3.13"
-    assert TARGETS[plan.theano]["python"][0] == plan.python
-    assert "does not run on Python 3.13" in plan.reasons["new_env"]
+    # Windows outside conda: 3.8+ cannot load the DLLs of what Theano compiles (LD318)
+    assert plan.env_kind == "venv" and plan.python == "3.7"
+    assert "does not run on Python 3.13" in plan.reasons["new_env"] and "LD318" in plan.reasons["python"]
     assert plan.steps[0].kind == "env"
     assert plan.steps[0].commands["cmd"][0] == "py -%s -m venv theano-legacy" % plan.python
     assert_installable(plan)
@@ -435,3 +436,13 @@ def test_a_project_pin_no_wheel_satisfies_is_named_in_the_refusal(tmp_path: Path
         make_plan(load(SEED_000), project_mod.scan(root))
     proc = run_cli("plan", "--facts", str(SEED_000), "--project", str(root))
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "no plan:" in proc.stderr
+
+
+def test_a_windows_venv_on_python_38_is_not_kept_but_a_conda_one_is() -> None:
+    record = load(SEED_002)  # Windows, conda, Python 3.7
+    with_python(record, "3.8.10")
+    assert make_plan(record).keep_env  # conda keeps the old DLL search
+    record["python"]["env_kind"] = "venv"
+    plan = make_plan(record)
+    assert not plan.keep_env and plan.python == "3.7"
+    assert "LD318" in plan.reasons["new_env"]

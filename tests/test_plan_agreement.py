@@ -61,6 +61,10 @@ def test_check_theanorc_write_and_plan_agree(path: Path, tmp_path: Path) -> None
         assert plan.device != "cpu" or any("GPU" in c for c in plan.cannot), plan.cannot
     assert _config_value(written, "ldflags") == _config_value(plan.theanorc, "ldflags")
 
+    # the plan never proposes a setup a rule condemns: Windows outside conda stays below 3.8 (LD318)
+    if plan.os == "windows" and plan.env_kind != "conda" and not plan.python.startswith("2."):
+        assert tuple(int(p) for p in plan.python.split(".")) < (3, 8), plan.python
+
     # the pins: no finding proposes another numpy than the plan, nor a bare range
     numpy = plan.packages["numpy"].lstrip("=")
     for diag in result.every():

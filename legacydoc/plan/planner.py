@@ -223,25 +223,36 @@ def _pick(wheels: Wheels, target: Mapping[str, Any], record: Mapping[str, Any], 
     candidates = ["2.7"] if py2 else list(target["python"])
     if py2 and project is not None:
         reasons["python"] = "the project has Python-2-only syntax (%s)" % project.py2_only[0]
+    conda_now = get(record, "python.env_kind") == "conda"
     if now and (now in candidates or (not py2 and admits(target["python_ok"], now))):
-        # The environment in use already has pygpu if the GPU works: no conda build needed.
-        installed = {n: v for n in ("numpy", "scipy") if (v := _version_of(record, n))}
-        choice = _choose_versions(wheels, target, now, os_family, project, False, pymc, installed)
-        if choice is not None:
-            reasons.setdefault("python", "Python %s (this environment) can carry the plan: the smallest change" % now)
-            return choice, True, gpu_now
+        if _mingw_dlls_unreachable(os_family, now, conda_now):
+            reasons["new_env"] = WINDOWS_DLL_WHY % now
+        else:
+            # The environment in use already has pygpu if the GPU works: no conda build needed.
+            installed = {n: v for n in ("numpy", "scipy") if (v := _version_of(record, n))}
+            choice = _choose_versions(wheels, target, now, os_family, project, False, pymc, installed)
+            if choice is not None:
+                reasons.setdefault("python",
+                                   "Python %s (this environment) can carry the plan: the smallest change" % now)
+                return choice, True, gpu_now
     for with_pygpu in ((True, False) if gpu_now else (False,)):
         for python in candidates:
+            # a new environment is conda with pygpu (or when this one is conda), else a venv
+            if _mingw_dlls_unreachable(os_family, python, with_pygpu or conda_now):
+                continue
             choice = _choose_versions(wheels, target, python, os_family, project, with_pygpu, pymc)
             if choice is None:
                 continue
             why = "Python %s has wheels for every pin (wheel table of %s)" % (python, wheels.generated)
-            if now:
+            if now and "new_env" not in reasons:
                 reasons["new_env"] = ("%s does not run on Python %s" % (_target_key(target), now)
                                       if not admits(target["python_ok"], now) else
                                       "no numpy that %s accepts has a wheel for Python %s on %s" % (
                                           _target_key(target), now, os_family))
+            if now:
                 why += "; this environment's: %s" % reasons["new_env"]
+            if os_family == "windows" and not (with_pygpu or conda_now) and python != candidates[0]:
+                why += "; on Windows outside conda the newest is 3.7 (LD318)"
             reasons.setdefault("python", why)
             if gpu_now and not with_pygpu:
                 cannot.append("the GPU in the new environment: conda-forge has no pygpu 0.7.6 for a Python that "
@@ -251,6 +262,16 @@ def _pick(wheels: Wheels, target: Mapping[str, Any], record: Mapping[str, Any], 
     why = "; the project pins numpy%s (%s)" % (pinned.spec, pinned.where) if pinned and pinned.spec else ""
     raise PlanError("no Python on %s has wheels for %s's numpy and scipy (wheel table of %s)%s"
                     % (os_family, _target_key(target), wheels.generated, why))
+
+
+WINDOWS_DLL_WHY = ("Python %s outside conda on Windows no longer finds DLLs on PATH, so the modules Theano compiles "
+                   "with MinGW cannot load MinGW's runtime DLLs (LD318)")
+
+
+def _mingw_dlls_unreachable(os_family: str, python: str, conda: bool) -> bool:
+    """Python 3.8+ on Windows outside conda: Theano's compiled modules fail to load (LD318)."""
+    return os_family == "windows" and not conda and not python.startswith("2.") and \
+        tuple(int(p) for p in python.split(".")[:2]) >= (3, 8)
 
 
 def _target_key(target: Mapping[str, Any]) -> str:
