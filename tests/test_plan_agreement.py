@@ -124,3 +124,61 @@ def test_the_shell_checkers_can_fail() -> None:
     assert _bash_ok(['python -m pip install "numpy==1.21.6']) != ""
     assert _cmd_problem(". theano-legacy/bin/activate") and _cmd_problem('set "X=1')
     assert _powershell_problem("export X=1") and _powershell_problem('$env:X = "1')
+
+
+# --- the plan's end state passes check ----------------------------------------------------------
+
+# Areas whose errors a plan can leave standing only when it says so (a GPU it cannot fix,
+# a compiler to install by hand): everything else must be clean after the plan.
+LEFT_TO_MANUAL = {"gpu", "cuda", "cudnn", "libraries", "path", "performance", "cache"}
+
+
+def _end_state(record: dict[str, Any], plan: Any) -> dict[str, Any]:
+    """The record as it would read after the plan: its Python, exactly its packages (in a
+    new environment nothing else), its .theanorc as the only config file."""
+    import copy
+
+    after = copy.deepcopy(record)
+    packages = after.setdefault("packages", {})
+    if not plan.keep_env:
+        python = after.setdefault("python", {})
+        python.update(version=plan.python + ".0", version_info=[int(p) for p in plan.python.split(".")] + [0],
+                      env_kind=plan.env_kind, probe_ok=True)
+        packages.clear()
+        packages["found"] = []
+    for step in plan.steps:
+        if step.title.startswith("Uninstall "):
+            for name in step.title.split(" ", 1)[1].split(" and "):
+                packages.pop(name.lower(), None)
+    from legacydoc.knowledge.load import tables
+
+    # what a URL pin installs: the framework table names the version (Lasagne master: 0.2.dev1)
+    by_url = {row.get("install", "").split()[-1]: str(row["from"])
+              for row in tables()["theano_releases"].rows("framework") if row.get("install")}
+    for name, pin in list(plan.packages.items()) + list(plan.conda_packages.items()):
+        if "://" in pin:
+            packages[name.lower()] = {"name": name, "version": by_url[pin]}
+        elif pin.startswith(("==", "=")):
+            packages[name.lower()] = {"name": name, "version": pin.lstrip("=")}
+        if isinstance(packages.get("found"), list) and name.lower() not in packages["found"]:
+            packages["found"].append(name.lower())
+    packages.pop("theano_claimed_by", None)
+    packages.pop("theano_version_text", None)
+    config = after.setdefault("theano_config", {})
+    files = config.get("files") or []
+    target = next((f.get("path") for f in files if isinstance(f, dict) and f.get("from") == "default"), None)
+    config["files"] = [{"path": target or "/home/u/.theanorc", "from": "default", "exists": True, "readable": True,
+                        "kind": "file", "encoding": "utf-8", "text": plan.theanorc}]
+    config.pop("flags", None)
+    after.pop("log", None)  # the failed run's output describes the old setup
+    return after
+
+
+@pytest.mark.parametrize("path", ALL_FACTS, ids=lambda p: p.parent.name)
+def test_after_the_plan_check_finds_no_error_the_plan_could_have_avoided(path: Path) -> None:
+    record = dict(replay.load(path, with_commands=False).record)
+    plan = make_plan(record)
+    result = run_check(_end_state(record, plan), RULES, source="after the plan")
+    left = [(d.id, d.title) for d in result.every() if d.severity == "error" and d.area not in LEFT_TO_MANUAL
+            and not (d.area == "compilers" and any(s.manual for s in plan.steps))]
+    assert left == []

@@ -69,6 +69,18 @@ def test_cpu_machine() -> None:
     assert find_problems(again) == []
 
 
+def test_kept_lines_that_check_would_flag_are_corrected_or_left_out() -> None:
+    # gh-theano-5519's file: a quoted cxxflags, which Theano passes to g++ with its quotes
+    home = Path("/home/ann")
+    old = '[gcc]\ncxxflags = "-I/opt/cuda/include"\n[global]\noptimizer = fast_run # the default\n'
+    rec = machine_record(home, old, gpu=False, pygpu=False)
+    generated = generate(rec, effective_config(rec), str(home / ".theanorc"))
+    values = {line.name: line.value for line in generated.lines}
+    assert values["gcc.cxxflags"] == "-I/opt/cuda/include"
+    assert values.get("optimizer") in (None, "fast_run")  # the inline comment is never copied
+    assert find_problems(machine_record(home, generated.text, gpu=False, pygpu=False)) == []
+
+
 def test_gpu_machine_with_cudnn_outside_the_toolkit_and_cnmem_migrated() -> None:
     rec = record("[global]\ndevice = cuda\n[lib]\ncnmem = 0.6\n[global]\n", cudnn={
         "headers": [{"header": "cudnn.h", "path": "/opt/cudnn/include/cudnn.h", "major": 7, "version": "7.6.5"}],

@@ -130,10 +130,27 @@ def _preallocate(config: EffectiveConfig) -> tuple[str, str, str]:
     return value, why, note
 
 
-def _kept(config: EffectiveConfig, target: Optional[str]) -> tuple[list[Line], list[str]]:
+def _corrected_value(fix_line: str, option: str) -> Optional[str]:
+    """The value a finding's fix line gives this option ('[gcc]\ncxxflags = -O3'), or None."""
+    for line in fix_line.splitlines():
+        name, sep, value = line.partition("=")
+        if sep and name.strip() == option:
+            return value.strip()
+    return None
+
+
+def _kept(config: EffectiveConfig, target: Optional[str],
+          record: Optional[Mapping[str, Any]] = None) -> tuple[list[Line], list[str]]:
     """Valid options the replaced file sets that the generator does not decide."""
     kept: list[Line] = []
     dropped: list[str] = []
+    flagged: dict[tuple[Optional[str], Optional[int]], Any] = {}
+    if record is not None:
+        from legacydoc.theanorc.findings import find_problems
+
+        for finding in find_problems(record, config):
+            if finding.severity in ("error", "warning") and finding.line is not None:
+                flagged.setdefault((finding.file, finding.line), finding)
     for source in config.files:
         if source.parsed is None or target is None or not machine_same(source.path, target, source):
             continue
@@ -152,6 +169,16 @@ def _kept(config: EffectiveConfig, target: Optional[str]) -> tuple[list[Line], l
                 continue  # overridden: not what Theano uses
             if not setting.ok or "\n" in entry.value or setting.note.startswith("interpolation failed"):
                 dropped.append("%s (line %d): %s" % (text, entry.line, setting.check.message or "spans several lines"))
+                continue
+            problem = flagged.get((source.path, entry.line))
+            if problem is not None:
+                # check would flag the line as it is (quotes, an inline comment): keep its
+                # corrected value, or leave it out, never copy the mistake
+                fixed = _corrected_value(problem.fix_line, entry.option)
+                if fixed is None:
+                    dropped.append("%s (line %d): %s" % (text, entry.line, problem.message))
+                    continue
+                kept.append(Line(name, fixed, "kept from the previous file, corrected: %s" % problem.kind))
                 continue
             kept.append(Line(name, entry.value, "kept from the previous file"))
     return kept, dropped
@@ -200,7 +227,7 @@ def generate(record: Mapping[str, Any], config: EffectiveConfig, target: Optiona
             lines.append(Line("gpuarray.preallocate", value, why))
             if note:
                 notes.append(note)
-    kept, dropped = _kept(config, target)
+    kept, dropped = _kept(config, target, record)
     lines += kept
     lines = [line for line in lines if schema.get(line.name) is not None]
     return Generated(render(lines, config, target), lines, notes, dropped)
