@@ -19,6 +19,7 @@ from packaging.version import Version
 
 from legacydoc import knowledge, readiness
 from legacydoc.facts import get
+from legacydoc.i18n import tr
 from legacydoc.versions import parse_version, small_int
 
 # The derived facts, with one line each on what they mean. legacydoc.factschema declares exactly these.
@@ -324,15 +325,14 @@ def toolkit_fit(driver_max: Optional[str], os_family: str, gpus: list[dict[str, 
     out: dict[str, Any] = {"toolkits_named": named, "toolkits_that_fit": fit}
     top = max(sms)
     if fit:
-        out["toolkit_fix"] = ("Install CUDA %s next to your toolkit and put its bin folder first on PATH: its "
-                              "NVRTC and cuBLAS DLLs have names libgpuarray asks for, and it compiles for sm_%d"
-                              % (fit[0], top))
+        out["toolkit_fix"] = tr("Install CUDA %s next to your toolkit and put its bin folder first on PATH: its "
+                                "NVRTC and cuBLAS DLLs have names libgpuarray asks for, and it compiles for sm_%d") % (
+                                    fit[0], top)
     elif named:
-        out["toolkit_fix"] = (
+        out["toolkit_fix"] = tr(
             "No CUDA toolkit serves this GPU through released pygpu 0.7.6 on Windows: the DLL names it asks for "
             "belong to CUDA %s, whose NVRTC cannot compile for sm_%d. Run on the CPU (device = cpu), or on Linux, "
-            "where libgpuarray loads the unversioned libnvrtc.so of the installed toolkit"
-            % (", ".join(named), top))
+            "where libgpuarray loads the unversioned libnvrtc.so of the installed toolkit") % (", ".join(named), top)
     return out
 
 

@@ -19,7 +19,7 @@ from typing import Any, Mapping, Optional
 
 from legacydoc import readiness
 from legacydoc.facts import get
-from legacydoc.i18n import N_
+from legacydoc.i18n import N_, tr
 from legacydoc.plan.config import for_new_env, planned_config, with_pygpu_installed
 from legacydoc.plan.project import DOWNSAMPLE, OLD_BACKEND, ProjectScan
 from legacydoc.plan.wheels import Wheels, admits
@@ -94,11 +94,11 @@ class Plan:
         pins = ", ".join(pin if "://" in pin else name + pin for name, pin in self.packages.items())
         if self.keep_env:
             line = self.install_line()
-            numpy_fix = ("%s  (the plan: Python %s stays; legacydoc plan shows every step)" % (line, self.python)
+            numpy_fix = (tr("%s  (the plan: Python %s stays; legacydoc plan shows every step)") % (line, self.python)
                          if line else "the plan keeps every installed package (legacydoc plan)")
         else:
-            numpy_fix = ("a new Python %s environment with %s%s: legacydoc plan -o DIR writes its "
-                         "requirements.txt and steps" % (
+            numpy_fix = (tr("a new Python %s environment with %s%s: legacydoc plan -o DIR writes its "
+                         "requirements.txt and steps") % (
                              self.python, pins, " (%s)" % self.reasons["new_env"] if "new_env" in self.reasons else ""))
         return {"python": self.python, "new_env": not self.keep_env, "theano": self.theano, "device": self.device,
                 "numpy": self.packages.get("numpy", "").lstrip("="), "install": self.install_line(),
@@ -132,19 +132,20 @@ def choose_target(record: Mapping[str, Any], project: Optional[ProjectScan]) -> 
     pymc_pin = project.pin("pymc3") if project else None
     uses_pymc = pymc or (project and ("pymc3" in project.frameworks() or pymc_pin))
     if project and project.uses(OLD_BACKEND):
-        return "Theano==0.9.0", ("the project imports the old GPU back-end (%s), removed in Theano 1.0; "
-                                 "0.9.0 is the last release that has it" % project.uses(OLD_BACKEND))
+        return "Theano==0.9.0", (tr("the project imports the old GPU back-end (%s), removed in Theano 1.0; "
+                                 "0.9.0 is the last release that has it") % project.uses(OLD_BACKEND))
     lasagne_01 = (_version_of(record, "lasagne") or "").startswith("0.1") or bool(
         project and project.pin("Lasagne") and admits(project.pin("Lasagne").spec or "", "0.1")  # type: ignore[union-attr]
         and project.pin("Lasagne").spec)  # type: ignore[union-attr]
     if project and project.uses(DOWNSAMPLE) and not lasagne_01:
-        return "Theano==0.8.2", ("the project imports theano.tensor.signal.downsample (%s), removed after "
-                                 "Theano 0.8 (commit 1960ddab6)" % project.uses(DOWNSAMPLE))
+        return "Theano==0.8.2", (tr("the project imports theano.tensor.signal.downsample (%s), removed after "
+                                 "Theano 0.8 (commit 1960ddab6)") % project.uses(DOWNSAMPLE))
     if uses_pymc:
         if pymc_pin and pymc_pin.spec and not admits(pymc_pin.spec, "3.11.6"):
-            return "Theano==1.0.5", "the project pins %s%s, which needs theano>=1.0.5" % (pymc_pin.name, pymc_pin.spec)
-        return "Theano-PyMC==1.1.2", "PyMC3 3.11 requires theano-pymc==1.1.2 (its wheel's METADATA)"
-    return "Theano==1.0.5", "the last Theano release; it runs code written for 0.9 and 1.0 with device=cuda"
+            return "Theano==1.0.5", tr("the project pins %s%s, which needs theano>=1.0.5") % (
+                pymc_pin.name, pymc_pin.spec)
+        return "Theano-PyMC==1.1.2", tr("PyMC3 3.11 requires theano-pymc==1.1.2 (its wheel's METADATA)")
+    return "Theano==1.0.5", tr("the last Theano release; it runs code written for 0.9 and 1.0 with device=cuda")
 
 
 def _numpy_range(target: Mapping[str, Any], project: Optional[ProjectScan], ldflags: bool, pymc: bool) -> str:
@@ -187,8 +188,8 @@ def _choose_versions(wheels: Wheels, target: Mapping[str, Any], python: str, os_
 def _env_steps(plan_python: str, keep: bool, env_kind: str, os_family: str) -> list[Step]:
     if keep:
         return []
-    why = ("a new environment, so the one you have stays as it is (Python %s must be installed: "
-           "python.org, pyenv or conda)" % plan_python)
+    why = (tr("a new environment, so the one you have stays as it is (Python %s must be installed: "
+           "python.org, pyenv or conda)") % plan_python)
     if env_kind == "conda":
         create = "conda create -y -n theano-legacy python=%s" % plan_python
         lines = [create, "conda activate theano-legacy"]
@@ -222,18 +223,18 @@ def _pick(wheels: Wheels, target: Mapping[str, Any], record: Mapping[str, Any], 
     py2 = bool(project and project.py2_only)
     candidates = ["2.7"] if py2 else list(target["python"])
     if py2 and project is not None:
-        reasons["python"] = "the project has Python-2-only syntax (%s)" % project.py2_only[0]
+        reasons["python"] = tr("the project has Python-2-only syntax (%s)") % project.py2_only[0]
     conda_now = get(record, "python.env_kind") == "conda"
     if now and (now in candidates or (not py2 and admits(target["python_ok"], now))):
         if _mingw_dlls_unreachable(os_family, now, conda_now):
-            reasons["new_env"] = WINDOWS_DLL_WHY % now
+            reasons["new_env"] = tr(WINDOWS_DLL_WHY) % now
         else:
             # The environment in use already has pygpu if the GPU works: no conda build needed.
             installed = {n: v for n in ("numpy", "scipy") if (v := _version_of(record, n))}
             choice = _choose_versions(wheels, target, now, os_family, project, False, pymc, installed)
             if choice is not None:
                 reasons.setdefault("python",
-                                   "Python %s (this environment) can carry the plan: the smallest change" % now)
+                                   tr("Python %s (this environment) can carry the plan: the smallest change") % now)
                 return choice, True, gpu_now
     for with_pygpu in ((True, False) if gpu_now else (False,)):
         for python in candidates:
@@ -243,28 +244,28 @@ def _pick(wheels: Wheels, target: Mapping[str, Any], record: Mapping[str, Any], 
             choice = _choose_versions(wheels, target, python, os_family, project, with_pygpu, pymc)
             if choice is None:
                 continue
-            why = "Python %s has wheels for every pin (wheel table of %s)" % (python, wheels.generated)
+            why = tr("Python %s has wheels for every pin (wheel table of %s)") % (python, wheels.generated)
             if now and "new_env" not in reasons:
-                reasons["new_env"] = ("%s does not run on Python %s" % (_target_key(target), now)
+                reasons["new_env"] = (tr("%s does not run on Python %s") % (_target_key(target), now)
                                       if not admits(target["python_ok"], now) else
-                                      "no numpy that %s accepts has a wheel for Python %s on %s" % (
+                                      tr("no numpy that %s accepts has a wheel for Python %s on %s") % (
                                           _target_key(target), now, os_family))
             if now:
-                why += "; this environment's: %s" % reasons["new_env"]
+                why += tr("; this environment's: %s") % reasons["new_env"]
             if os_family == "windows" and not (with_pygpu or conda_now) and python != candidates[0]:
-                why += "; on Windows outside conda the newest is 3.7 (LD318)"
+                why += tr("; on Windows outside conda the newest is 3.7 (LD318)")
             reasons.setdefault("python", why)
             if gpu_now and not with_pygpu:
-                cannot.append("the GPU in the new environment: conda-forge has no pygpu 0.7.6 for a Python that "
-                              "also has wheels for these pins, so it runs on the CPU")
+                cannot.append(tr("the GPU in the new environment: conda-forge has no pygpu 0.7.6 for a Python that "
+                              "also has wheels for these pins, so it runs on the CPU"))
             return choice, False, with_pygpu
     pinned = project.pin("numpy") if project else None
-    why = "; the project pins numpy%s (%s)" % (pinned.spec, pinned.where) if pinned and pinned.spec else ""
-    raise PlanError("no Python on %s has wheels for %s's numpy and scipy (wheel table of %s)%s"
+    why = tr("; the project pins numpy%s (%s)") % (pinned.spec, pinned.where) if pinned and pinned.spec else ""
+    raise PlanError(tr("no Python on %s has wheels for %s's numpy and scipy (wheel table of %s)%s")
                     % (os_family, _target_key(target), wheels.generated, why))
 
 
-WINDOWS_DLL_WHY = ("Python %s outside conda on Windows no longer finds DLLs on PATH, so the modules Theano compiles "
+WINDOWS_DLL_WHY = N_("Python %s outside conda on Windows no longer finds DLLs on PATH, so the modules Theano compiles "
                    "with MinGW cannot load MinGW's runtime DLLs (LD318)")
 
 
@@ -298,33 +299,33 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
     packages: dict[str, str] = {"numpy": "==" + choice.numpy, "scipy": "==" + choice.scipy}
     numpy_range = _numpy_range(target, project, choice.needs_ldflags, pymc)
     if keep and _version_of(record, "numpy") == choice.numpy:
-        reasons["numpy"] = "the installed numpy is in %s's range %s: kept" % (key, numpy_range)
+        reasons["numpy"] = tr("the installed numpy is in %s's range %s: kept") % (key, numpy_range)
     else:
-        reasons["numpy"] = "the newest numpy %s with a wheel for Python %s on %s" % (
+        reasons["numpy"] = tr("the newest numpy %s with a wheel for Python %s on %s") % (
             numpy_range, choice.python, os_family)
     if choice.needs_ldflags:
         reasons["numpy"] += " (it needs [blas] ldflags set, which the planned .theanorc does)"
     if keep and _version_of(record, "scipy") == choice.scipy:
-        reasons["scipy"] = "the installed scipy accepts numpy %s: kept" % choice.numpy
+        reasons["scipy"] = tr("the installed scipy accepts numpy %s: kept") % choice.numpy
     else:
-        reasons["scipy"] = "the newest scipy with a wheel for Python %s that accepts numpy %s" % (
+        reasons["scipy"] = tr("the newest scipy with a wheel for Python %s that accepts numpy %s") % (
             choice.python, choice.numpy)
     packages[target["dist"]] = "==" + target["version"]
     if pymc:
         packages["pymc3"] = "==3.11.6"
-        reasons["pymc3"] = "3.11.6 is the PyMC3 release built on Theano-PyMC 1.1.2"
+        reasons["pymc3"] = tr("3.11.6 is the PyMC3 release built on Theano-PyMC 1.1.2")
     _frameworks(record, project, packages, reasons, notes)
     conda_packages: dict[str, str] = {}
     add_pygpu = keep and not target["old_backend"] and _pygpu_missing_for_a_working_gpu(record)
     pygpu_blocks = add_pygpu and not (env_kind == "conda" and wheels.conda_build("pygpu", choice.python, os_family))
     if pygpu_blocks:
         add_pygpu = False
-        cannot.append("the GPU: pygpu is missing and is not on PyPI; conda-forge builds pygpu 0.7.6 for Python "
+        cannot.append(tr("the GPU: pygpu is missing and is not on PyPI; conda-forge builds pygpu 0.7.6 for Python "
                       "2.7 and 3.6-3.10, so use a conda environment with one of those (environment.yml of "
-                      "legacydoc plan -o DIR)")
+                      "legacydoc plan -o DIR)"))
     if (with_pygpu and not keep) or add_pygpu:
         conda_packages["pygpu"] = "=0.7.6"
-        reasons["pygpu"] = "pygpu 0.7.6 from conda-forge (built for Python %s); it is not on PyPI" % choice.python
+        reasons["pygpu"] = tr("pygpu 0.7.6 from conda-forge (built for Python %s); it is not on PyPI") % choice.python
 
     # The config the plan ends with: for a new environment, what it will have; with pygpu
     # added to this one, as if it were installed (theanorc --write after that step says so).
@@ -342,8 +343,8 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
         # (theano/__init__.py among them): remove both, then install the planned one afresh.
         gone = [other] + ([target["dist"]] if _version_of(record, target["dist"].lower()) else [])
         steps.append(Step("Uninstall %s" % " and ".join(gone),
-                          "%s and %s install the same package 'theano' and overwrite each other's files: %s "
-                          "goes, and %s is installed afresh" % (other, target["dist"], " and ".join(gone),
+                          tr("%s and %s install the same package 'theano' and overwrite each other's files: %s "
+                          "goes, and %s is installed afresh") % (other, target["dist"], " and ".join(gone),
                                                                  target["dist"]),
                           {k: ["python -m pip uninstall -y %s" % " ".join(gone)] for k in SHELL_KINDS},
                           kind="install", unblocks=2, template=N_("Uninstall %s"), args=(" and ".join(gone),)))
@@ -367,7 +368,7 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
                           {"bash": ["export %s=%s" % kv for kv in env.items()],
                            "cmd": ['set "%s=%s"' % kv for kv in env.items()],
                            "powershell": ['$env:%s = "%s"' % kv for kv in env.items()]}, kind="config"))
-    steps.append(Step(N_("Write the Theano config"), "device = %s: the file legacydoc theanorc --write writes%s" % (
+    steps.append(Step(N_("Write the Theano config"), tr("device = %s: the file legacydoc theanorc --write writes%s") % (
         device, "" if keep else ", run inside the new environment so [blas] matches its numpy"),
         {k: ["legacydoc theanorc --write"] for k in SHELL_KINDS}, kind="config", unblocks=2))
     if not pygpu_blocks:  # else the GPU line above already says what it needs
@@ -410,18 +411,18 @@ def _frameworks(record: Mapping[str, Any], project: Optional[ProjectScan], packa
     found = project.frameworks() if project else {}
     if "Lasagne" in found or _version_of(record, "lasagne"):
         packages["Lasagne"] = LASAGNE_MASTER
-        reasons["Lasagne"] = ("Lasagne 0.1 (PyPI) imports theano.tensor.signal.downsample, gone since Theano 0.9; "
-                              "GitHub master (0.2.dev1, 5d3c63c) works with Theano 1.0")
+        reasons["Lasagne"] = (tr("Lasagne 0.1 (PyPI) imports theano.tensor.signal.downsample, gone since Theano 0.9; "
+                              "GitHub master (0.2.dev1, 5d3c63c) works with Theano 1.0"))
     if "Keras" in found or _version_of(record, "keras"):
         pin = project.pin("Keras") if project else None
         packages["Keras"] = "==2.3.1" if not (pin and pin.spec and not admits(pin.spec, "2.3.1")) else pin.spec
-        reasons["Keras"] = "2.3.1 is the last Keras with a Theano back-end (2.4.0 is tf.keras only)"
+        reasons["Keras"] = tr("2.3.1 is the last Keras with a Theano back-end (2.4.0 is tf.keras only)")
         if pin and pin.spec and not admits(pin.spec, "2.3.1"):
-            reasons["Keras"] = "the project pins Keras%s (%s); its API differs from 2.x" % (pin.spec, pin.where)
+            reasons["Keras"] = tr("the project pins Keras%s (%s); its API differs from 2.x") % (pin.spec, pin.where)
     for dist in ("blocks", "pylearn2", "nolearn"):
         if dist in found:
-            notes.append("the project imports %s (%s): not on PyPI in a form that installs today; "
-                         "install it from its repository at a commit of its time" % (dist, found[dist]))
+            notes.append(tr("the project imports %s (%s): not on PyPI in a form that installs today; "
+                         "install it from its repository at a commit of its time") % (dist, found[dist]))
 
 
 def _compiler_steps(record: Mapping[str, Any], os_family: str, env_kind: str) -> list[Step]:
@@ -455,20 +456,20 @@ def _manual_gpu_steps(record: Mapping[str, Any], device: str, device_why: str, c
         return []
     usable = readiness.gpu_usable(record)
     if usable is None and not machine.gpu_names(record):
-        cannot.append("the GPU: whether this machine has a working NVIDIA GPU is not known (not recorded); "
-                      "the plan runs Theano on the CPU")
+        cannot.append(tr("the GPU: whether this machine has a working NVIDIA GPU is not known (not recorded); "
+                      "the plan runs Theano on the CPU"))
         return []
     if usable is False and not machine.gpu_names(record):
-        cannot.append("the GPU: no working NVIDIA GPU was found, so the plan runs Theano on the CPU")
+        cannot.append(tr("the GPU: no working NVIDIA GPU was found, so the plan runs Theano on the CPU"))
         return []
     why = device_why.split(": ", 1)[-1] if device_why.startswith("cpu: ") else device_why
     fit = _toolkit_fit(record)
     if fit.get("toolkit_fix"):
         why += ". " + fit["toolkit_fix"]
     if fit.get("toolkits_named") and not fit.get("toolkits_that_fit"):
-        cannot.append("the GPU: " + fit["toolkit_fix"])
+        cannot.append(tr("the GPU: ") + fit["toolkit_fix"])
         return []
-    cannot.append("the GPU, until the manual step is done: the plan writes device = cpu meanwhile")
+    cannot.append(tr("the GPU, until the manual step is done: the plan writes device = cpu meanwhile"))
     return [Step(N_("Make the GPU usable (manual: drivers and toolkits are yours to change; legacydoc check "
                     "says how for each problem)"), why, manual=True, kind="manual", unblocks=1)]
 
