@@ -328,12 +328,28 @@ def toolkit_fit(driver_max: Optional[str], os_family: str, gpus: list[dict[str, 
         out["toolkit_fix"] = tr("Install CUDA %s next to your toolkit and put its bin folder first on PATH: its "
                                 "NVRTC and cuBLAS DLLs have names libgpuarray asks for, and it compiles for sm_%d") % (
                                     fit[0], top)
+        cudnn = _newest_cudnn_for(fit[0])
+        if cudnn:
+            out["toolkit_fix"] += tr("; with cuDNN %s, the newest 7.x built for CUDA %s") % (cudnn, fit[0])
     elif named:
         out["toolkit_fix"] = tr(
             "No CUDA toolkit serves this GPU through released pygpu 0.7.6 on Windows: the DLL names it asks for "
             "belong to CUDA %s, whose NVRTC cannot compile for sm_%d. Run on the CPU (device = cpu), or on Linux, "
             "where libgpuarray loads the unversioned libnvrtc.so of the installed toolkit") % (", ".join(named), top)
     return out
+
+
+def _newest_cudnn_for(cuda: str) -> Optional[str]:
+    """The newest cuDNN 7.x release built for this CUDA (Theano 1.0 takes cuDNN 5 to 7), from
+    rules/knowledge/cudnn.toml (NVIDIA's support matrices and redist folders)."""
+    from legacydoc.knowledge import load
+
+    best: Optional[Version] = None
+    for row in load.tables()["cudnn"].rows("build"):
+        top = parse_version(row.get("to"))
+        if top is not None and top.major == 7 and cuda in [str(c) for c in row.get("cuda", [])]:
+            best = top if best is None or top > best else best
+    return str(best) if best else None
 
 
 def cudnn_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any]:

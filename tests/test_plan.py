@@ -146,6 +146,7 @@ def test_a_pascal_gpu_on_windows_is_told_which_toolkit_to_add() -> None:
     fit = toolkit_fit("11.0", "windows", pascal)
     assert fit["toolkits_that_fit"] == ["9.1", "9.0", "8.0"]
     assert fit["toolkit_fix"].startswith("Install CUDA 9.1 ")
+    assert fit["toolkit_fix"].endswith("with cuDNN 7.1.3, the newest 7.x built for CUDA 9.1")
     assert toolkit_fit("11.0", "linux", pascal) == {}  # Linux loads the unversioned name
     assert toolkit_fit("11.0", "windows", [{"index": 0, "name": "?"}]) == {}  # architecture unknown: no claim
 

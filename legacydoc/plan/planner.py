@@ -45,7 +45,7 @@ TARGETS: dict[str, dict[str, Any]] = {
                       "old_backend": True},
 }
 INSTALL_TITLE = N_("Install the pinned packages")
-LASAGNE_MASTER = "https://github.com/Lasagne/Lasagne/archive/master.zip"
+LASAGNE_AT_COMMIT = "https://github.com/Lasagne/Lasagne/archive/5d3c63cb315c50b1cbd27a6bc8664b406f34dd99.zip"
 SHELL_KINDS = ("bash", "cmd", "powershell")
 
 
@@ -410,7 +410,7 @@ def _frameworks(record: Mapping[str, Any], project: Optional[ProjectScan], packa
                 reasons: dict[str, str], notes: list[str]) -> None:
     found = project.frameworks() if project else {}
     if "Lasagne" in found or _version_of(record, "lasagne"):
-        packages["Lasagne"] = LASAGNE_MASTER
+        packages["Lasagne"] = LASAGNE_AT_COMMIT
         reasons["Lasagne"] = (tr("Lasagne 0.1 (PyPI) imports theano.tensor.signal.downsample, gone since Theano 0.9; "
                               "GitHub master (0.2.dev1, 5d3c63c) works with Theano 1.0"))
     if "Keras" in found or _version_of(record, "keras"):
