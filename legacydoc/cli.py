@@ -533,9 +533,12 @@ def theanorc(
     timeout: float = TimeoutOpt,
     import_check: bool = ImportCheckOpt,
     no_redact: bool = NoRedactOpt,
+    lang: Optional[str] = LangOpt,
 ) -> None:
     """Show the effective Theano config (every value and where it comes from) and what is
     wrong with it; --write generates a correct one."""
+    if lang is not None:
+        _use_lang(lang)
     from legacydoc.redact import RedactingWriter
     from legacydoc.theanorc import command
 

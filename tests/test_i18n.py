@@ -165,3 +165,11 @@ def test_interface_translations_keep_their_format_specifiers_in_order() -> None:
     spec = re.compile(r"%[sdr%]")
     bad = [en for en, zh in ZH["ui"].items() if spec.findall(en) != spec.findall(zh)]
     assert bad == []
+
+
+def test_theanorc_shows_the_config_in_chinese() -> None:
+    proc = subprocess.run([sys.executable, "-m", "legacydoc", "theanorc", "--facts", str(SEED), "--lang", "zh"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "配置文件，按读取顺序" in proc.stdout and "你设置的：" in proc.stdout
+    assert "  警告 " in proc.stdout and "Set by you" not in proc.stdout

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Protocol, cast
 
 from legacydoc.errors import UsageError
+from legacydoc.i18n import tr
 from legacydoc.safe_io import Refused, read_bytes, replace_file, resolve_target
 from legacydoc.theanorc import machine
 from legacydoc.theanorc.discovery import write_target
@@ -55,20 +56,21 @@ def _value_text(setting: Setting) -> str:
 def _source_text(setting: Setting) -> str:
     if setting.origin.source == "file":
         # an Origin from a file always carries its (int) line number
-        return "%s line %d" % (setting.origin.file, cast(int, setting.origin.line))
+        return tr("%s line %d") % (setting.origin.file, cast(int, setting.origin.line))
     if setting.origin.source == "THEANO_FLAGS":
         return "THEANO_FLAGS"
-    return "default" + (" (%s)" % setting.note if setting.note and setting.value is not None else "")
+    return tr("default") + (" (%s)" % setting.note if setting.note and setting.value is not None else "")
 
 
 def _finding_text(finding: Finding) -> list[str]:
-    lines = ["  %-7s %s" % (finding.severity, finding.message)]
+    words = {"error": tr("ERROR"), "warning": tr("WARNING"), "info": tr("INFO")}
+    lines = ["  %-7s %s" % (words.get(finding.severity, finding.severity).lower(), finding.message)]
     if finding.fix_line:
         fix = finding.fix_line.split("\n")
-        lines.append("          fix: %s" % fix[0])
+        lines.append("          %s %s" % (tr("fix:"), fix[0]))
         lines += ["               %s" % part for part in fix[1:]]
     elif finding.kind not in ("conflicting-values", "file-truncated", "default-section", "interpolation"):
-        lines.append("          fix: delete the line")
+        lines.append("          %s %s" % (tr("fix:"), tr("delete the line")))
     return lines
 
 
@@ -77,36 +79,37 @@ def show(record: Mapping[str, Any]) -> str:
     record = _check_record(record)
     config = effective_config(record)
     findings = find_problems(record, config)
-    out = ["Theano config as %s reads it (%s; rules: %s)" % (
+    out = [tr("Theano config as %s reads it (%s; rules: %s)") % (
         config.release.label, config.release.reason, config.schema.id), ""]
-    out.append("Config files, in reading order (a later file overrides an earlier one):")
+    out.append(tr("Config files, in reading order (a later file overrides an earlier one):"))
     if not config.files:
-        out.append("  (none recorded)")
+        out.append("  " + tr("(none recorded)"))
     for index, source in enumerate(config.files, start=1):
-        state = "read" if source.read else "skipped: %s" % source.reason
+        state = tr("read") if source.read else tr("skipped: %s") % source.reason
         if source.read and source.parsed is not None:
-            state += ", %d option%s" % (len(source.parsed.entries), "" if len(source.parsed.entries) == 1 else "s")
+            count = len(source.parsed.entries)
+            state += (tr(", %d option") if count == 1 else tr(", %d options")) % count
         out.append("  %d. %s  [%s; %s]" % (
-            index, source.path, "from THEANORC" if source.origin == "THEANORC" else "default", state))
+            index, source.path, tr("from THEANORC") if source.origin == "THEANORC" else tr("default"), state))
     theanorc = machine.theanorc_env(record)
-    out.append("THEANORC: %s" % ("not set" if theanorc is None else repr(theanorc)))
-    out.append("THEANO_FLAGS: %s" % (repr(config.flags.raw) if config.flags.raw else "not set"))
+    out.append("THEANORC: %s" % (tr("not set") if theanorc is None else repr(theanorc)))
+    out.append("THEANO_FLAGS: %s" % (repr(config.flags.raw) if config.flags.raw else tr("not set")))
     out.append("")
     if config.import_error:
-        out.append("import theano FAILS: %s" % config.import_error)
+        out.append(tr("import theano FAILS: %s") % config.import_error)
         out.append("")
     user = config.user_settings()
-    out.append("Set by you:" if user else "Set by you: nothing (every option has its default)")
+    out.append(tr("Set by you:") if user else tr("Set by you: nothing (every option has its default)"))
     width = max([len(s.key) for s in user] + [len(n) for n in SHOWN_DEFAULTS]) + 2
     for setting in user:
         out.append("  %s = %s" % (setting.key.ljust(width - 2), _value_text(setting)))
-        out.append("  %s   from %s" % (" " * (width - 2), _source_text(setting)))
+        out.append("  %s   %s" % (" " * (width - 2), tr("from %s") % _source_text(setting)))
         for other in setting.others:
-            out.append("  %s   (also set to %r at %s)" % (" " * (width - 2), other.value, other.label))
+            out.append("  %s   %s" % (" " * (width - 2), tr("(also set to %r at %s)") % (other.value, other.label)))
     found = [config.get(n) for n in SHOWN_DEFAULTS]
     shown = [s for s in found if s is not None and s.is_default]
     if shown:
-        out.append("Key options at their defaults:")
+        out.append(tr("Key options at their defaults:"))
         for setting in shown:
             out.append("  %s = %s" % (setting.key.ljust(width - 2), _value_text(setting)))
             out.append("  %s   %s" % (" " * (width - 2), _source_text(setting)))
@@ -116,11 +119,12 @@ def show(record: Mapping[str, Any]) -> str:
     out.append("")
     if findings:
         errors = sum(f.severity == "error" for f in findings)
-        out.append("Findings (%d: %d error%s):" % (len(findings), errors, "" if errors == 1 else "s"))
+        header = tr("Findings (%d: %d error):") if errors == 1 else tr("Findings (%d: %d errors):")
+        out.append(header % (len(findings), errors))
         for finding in findings:
             out += _finding_text(finding)
     else:
-        out.append("Findings: none. The config does what it says.")
+        out.append(tr("Findings: none. The config does what it says."))
     return "\n".join(out) + "\n"
 
 
@@ -216,24 +220,24 @@ def write(
         return 2
     generated = generate(record, config, str(target))
     data = _encode(generated.text, current, machine.is_windows(record))
-    out.write("Target: %s (%s)\n" % (target, why))
+    out.write(tr("Target: %s (%s)") % (target, why) + "\n")
     for other in others:
-        out.write("Theano also reads %s: its settings for options not in the new file still apply.\n" % other)
+        out.write(tr("Theano also reads %s: its settings for options not in the new file still apply.") % other + "\n")
     for note in generated.notes + _stale(config, target, current):
-        out.write("Note: %s.\n" % note)
+        out.write(tr("Note: %s.") % note + "\n")
     for dropped in generated.dropped:
-        out.write("Dropped: %s\n" % dropped)
+        out.write(tr("Dropped: %s") % dropped + "\n")
     diff = list(difflib.unified_diff(_decoded(current), _decoded(data),
                                      fromfile=str(target) if current is not None else "/dev/null",
                                      tofile=str(target)))
     if current == data:
-        out.write("%s is already up to date: nothing to write.\n" % target)
+        out.write(tr("%s is already up to date: nothing to write.") % target + "\n")
         return 0
     out.write("".join(diff) if diff else "(only line endings or bytes that do not decode differ)\n")
     if not diff[-1:] or not diff[-1].endswith("\n"):
         out.write("\n")
     if dry_run:
-        out.write("Dry run: nothing written.\n")
+        out.write(tr("Dry run: nothing written.") + "\n")
         return 0
     if not assume_yes:
         prompt = "Write %s%s? [y/N] " % (target, " (the old file is backed up first)" if current is not None else "")
@@ -242,7 +246,7 @@ def write(
             err.write("legacydoc: not written: %s: no terminal to confirm on; run again with --yes\n" % target)
             return 2
         if not answer:
-            out.write("Not written.\n")
+            out.write(tr("Not written.") + "\n")
             return 1
     try:
         result = replace_file(target, data, keep_backup=True)
@@ -250,9 +254,9 @@ def write(
         err.write("legacydoc: not written: %s\n" % exc)
         return 2
     if result.backup is not None:
-        out.write("Wrote %s (the previous file is saved as %s).\n" % (result.target, result.backup))
+        out.write(tr("Wrote %s (the previous file is saved as %s).") % (result.target, result.backup) + "\n")
     else:
-        out.write("Wrote %s.\n" % result.target)
+        out.write(tr("Wrote %s.") % result.target + "\n")
     return 0
 
 
