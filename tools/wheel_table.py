@@ -16,7 +16,7 @@ import json
 import sys
 import urllib.request
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 import tomli_w
 from packaging.requirements import Requirement
@@ -77,21 +77,25 @@ def _sort(versions: Iterable[str]) -> list[str]:
     return sorted(set(versions), key=lambda v: tuple(int(p) for p in v.split(".")))
 
 
-def binary_rows(name: str, data: dict[str, Any], oldest: str) -> list[dict[str, Any]]:
-    rows = []
+def _releases(data: dict[str, Any]) -> Iterator[tuple[str, Version, list[dict[str, Any]]]]:
+    """(version, parsed, files not yanked) of every release with a PEP 440 version."""
     for version, files in data["releases"].items():
         try:
             parsed = Version(version)
         except InvalidVersion:
             continue
+        yield version, parsed, [f for f in files if not f.get("yanked")]
+
+
+def binary_rows(name: str, data: dict[str, Any], oldest: str) -> list[dict[str, Any]]:
+    rows = []
+    for version, parsed, files in _releases(data):
         if parsed.is_prerelease or parsed.is_devrelease or parsed < Version(oldest) or not files:
             continue
         by_os: dict[str, set[str]] = {"linux": set(), "windows": set(), "macos": set()}
         requires = ""
         sdist = False
         for item in files:
-            if item.get("yanked"):
-                continue
             requires = requires or (item.get("requires_python") or "")
             if item["packagetype"] == "sdist":
                 sdist = True
@@ -120,12 +124,7 @@ def binary_rows(name: str, data: dict[str, Any], oldest: str) -> list[dict[str, 
 
 def pure_rows(name: str, data: dict[str, Any]) -> list[dict[str, Any]]:
     rows = []
-    for version, files in data["releases"].items():
-        try:
-            parsed = Version(version)
-        except InvalidVersion:
-            continue
-        live = [f for f in files if not f.get("yanked")]
+    for version, parsed, live in _releases(data):
         if parsed.is_devrelease or not live:
             continue
         requires = next((f.get("requires_python") for f in live if f.get("requires_python")), "") or ""
