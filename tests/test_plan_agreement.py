@@ -147,8 +147,8 @@ def _end_state(record: dict[str, Any], plan: Any) -> dict[str, Any]:
         packages.clear()
         packages["found"] = []
     for step in plan.steps:
-        if step.title.startswith("Uninstall "):
-            for name in step.title.split(" ", 1)[1].split(" and "):
+        if step.pip == "uninstall":
+            for name in step.packages:
                 packages.pop(name.lower(), None)
     from legacydoc.knowledge.load import tables
 

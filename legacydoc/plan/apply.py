@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from legacydoc.errors import UsageError
-from legacydoc.plan.planner import INSTALL_TITLE, Plan
+from legacydoc.plan.planner import Plan
 
 INSTALL_TIMEOUT_S = 1800.0
 CREATE_TIMEOUT_S = 600.0
@@ -101,16 +101,10 @@ def actions(plan: Plan, env_dir: Path, current_python: Optional[str]) -> tuple[l
         out += _create_env(plan, env_dir)
         python = env_python(env_dir)
     for step in plan.steps:
-        if step.title.startswith("Uninstall "):
-            names = step.title.split(" ", 1)[1].split(" and ")
-            out.append(Action(step.title.lower(), [str(python), "-m", "pip", "uninstall", "-y", *names],
+        if step.pip:
+            yes = ["-y"] if step.pip == "uninstall" else []
+            out.append(Action(step.title.lower(), [str(python), "-m", "pip", step.pip, *yes, *step.packages],
                               INSTALL_TIMEOUT_S))
-    pins = [pin if "://" in pin else "%s%s" % (name, pin) for name, pin in plan.packages.items()]
-    install = next((s for s in plan.steps if s.title == INSTALL_TITLE), None)
-    if install is not None:
-        wanted = [p for p in pins if ('"%s"' % p in install.commands["bash"][0] or p in install.commands["bash"][0])]
-        out.append(Action("install the pinned packages", [str(python), "-m", "pip", "install", *wanted],
-                          INSTALL_TIMEOUT_S))
     return out, python
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from legacydoc.errors import UsageError
-from legacydoc.plan.planner import Plan
+from legacydoc.plan.planner import Plan, requirement
 from legacydoc.safe_io import replace_file
 
 
@@ -15,7 +15,7 @@ def requirements_txt(plan: Plan) -> str:
     lines = ["# pip requirements of the legacydoc plan (Python %s). Install with:" % plan.python,
              "#   python -m pip install -r requirements.txt"]
     for name, pin in plan.packages.items():
-        lines.append(pin if "://" in pin else "%s%s" % (name, pin))
+        lines.append(requirement(name, pin))
     return "\n".join(lines) + "\n"
 
 
@@ -30,7 +30,7 @@ def environment_yml(plan: Plan) -> str:
         lines.append("  - m2w64-toolchain")
     lines.append("  - pip:")
     for name, pin in plan.packages.items():
-        lines.append("    - %s" % (pin if "://" in pin else "%s%s" % (name, pin)))
+        lines.append("    - %s" % requirement(name, pin))
     return "\n".join(lines) + "\n"
 
 

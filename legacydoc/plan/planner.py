@@ -59,6 +59,8 @@ class Step:
     kind: str = ""  # env | install | config | check | manual
     template: str = ""  # the title with %s for args, for translation ('' : the title is fixed text)
     args: tuple[str, ...] = ()
+    pip: str = ""  # "install" or "uninstall" when the step is one pip command (what fix runs)
+    packages: list[str] = field(default_factory=list)  # its requirements, or the distributions it removes
 
 
 @dataclass
@@ -91,7 +93,7 @@ class Plan:
 
     def facts(self) -> dict[str, Any]:
         """The ``plan`` table rules read, so every finding's fix says what the plan says."""
-        pins = ", ".join(pin if "://" in pin else name + pin for name, pin in self.packages.items())
+        pins = ", ".join(requirement(name, pin) for name, pin in self.packages.items())
         if self.keep_env:
             line = self.install_line()
             numpy_fix = (tr("%s  (the plan: Python %s stays; legacydoc plan shows every step)") % (line, self.python)
@@ -204,10 +206,13 @@ def _env_steps(plan_python: str, keep: bool, env_kind: str, os_family: str) -> l
                  args=(plan_python,))]
 
 
+def requirement(name: str, pin: str) -> str:
+    """A pin as pip takes it: 'numpy==1.21.6', or the URL itself."""
+    return pin if "://" in pin else name + pin
+
+
 def _pip_line(packages: Mapping[str, str]) -> str:
-    parts = []
-    for name, pin in packages.items():
-        parts.append(pin if "://" in pin else '"%s%s"' % (name, pin))
+    parts = [r if "://" in r else '"%s"' % r for r in (requirement(n, p) for n, p in packages.items())]
     return "python -m pip install " + " ".join(parts)
 
 
@@ -347,7 +352,8 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
                           "goes, and %s is installed afresh") % (other, target["dist"], " and ".join(gone),
                                                                  target["dist"]),
                           {k: ["python -m pip uninstall -y %s" % " ".join(gone)] for k in SHELL_KINDS},
-                          kind="install", unblocks=2, template=N_("Uninstall %s"), args=(" and ".join(gone),)))
+                          kind="install", unblocks=2, template=N_("Uninstall %s"), args=(" and ".join(gone),),
+                          pip="uninstall", packages=gone))
     if conda_packages:
         line = "conda install -y -c conda-forge " + " ".join("%s%s" % kv for kv in conda_packages.items())
         steps.append(Step(N_("Install pygpu from conda-forge"), reasons["pygpu"], {k: [line] for k in SHELL_KINDS},
@@ -358,7 +364,8 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
         line = _pip_line(install)
         steps.append(Step(INSTALL_TITLE,
                           "; ".join("%s: %s" % (n, reasons[n]) for n in install if n in reasons),
-                          {k: [line] for k in SHELL_KINDS}, kind="install", unblocks=len(install)))
+                          {k: [line] for k in SHELL_KINDS}, kind="install", unblocks=len(install),
+                          pip="install", packages=[requirement(n, p) for n, p in install.items()]))
     else:
         notes.append("every planned package is already installed at its pin")
     steps += _compiler_steps(record, os_family, env_kind)

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from legacydoc.i18n import tr
-from legacydoc.plan.planner import Plan, Step
+from legacydoc.plan.planner import Plan, Step, requirement
 from legacydoc.shells import family
 
 _OS = {"windows": "Windows", "linux": "Linux", "darwin": "macOS"}
@@ -47,7 +47,7 @@ def render_plan_text(plan: Plan, shell: str) -> str:
     out.append(tr("Pins (why):"))
     width = max(len(n) + len(p) for n, p in plan.packages.items()) + 2
     for name, pin in list(plan.packages.items()) + list(plan.conda_packages.items()):
-        shown = pin if "://" in pin else name + pin
+        shown = requirement(name, pin)
         out.append("  %s  %s" % (shown.ljust(width), plan.reasons.get(name, "")))
     if "python" in plan.reasons:
         out.append("  %s  %s" % (("python " + plan.python).ljust(width), plan.reasons["python"]))
