@@ -184,7 +184,7 @@ def test_steps_are_ordered_environment_first_check_last() -> None:
 
 
 def test_no_wheel_anywhere_is_a_plan_error_not_a_wrong_plan() -> None:
-    empty = Wheels(rows=(), pure=(), conda=(), generated="test")
+    empty = Wheels(rows=(), conda=(), generated="test")
     record = load(HEALTHY)
     record["packages"].pop("numpy")  # an installed numpy would be kept: no wheel needed
     with pytest.raises(PlanError, match="no Python on linux has wheels"):
