@@ -447,3 +447,12 @@ def test_a_windows_venv_on_python_38_is_not_kept_but_a_conda_one_is() -> None:
     plan = make_plan(record)
     assert not plan.keep_env and plan.python == "3.7"
     assert "LD318" in plan.reasons["new_env"]
+
+
+def test_fix_finds_the_new_environments_python_where_conda_or_venv_puts_it(tmp_path: Path) -> None:
+    from legacydoc.plan.apply import env_python
+
+    env = tmp_path / "e"  # not created yet: fix names the interpreter before it exists
+    assert env_python(env, conda=True, windows=True) == env / "python.exe"
+    assert env_python(env, conda=False, windows=True) == env / "Scripts" / "python.exe"
+    assert env_python(env, conda=True, windows=False) == env / "bin" / "python"

@@ -37,9 +37,12 @@ class Action:
         return " ".join(shlex.quote(a) for a in self.argv) if os.name != "nt" else subprocess.list2cmdline(self.argv)
 
 
-def env_python(env_dir: Path) -> Path:
-    return env_dir / ("python.exe" if os.name == "nt" and (env_dir / "python.exe").exists() else
-                      "Scripts/python.exe" if os.name == "nt" else "bin/python")
+def env_python(env_dir: Path, conda: bool, windows: bool = os.name == "nt") -> Path:
+    """The interpreter of an environment that may not exist yet: conda puts python.exe at
+    the root on Windows, a venv under Scripts; both use bin/python elsewhere."""
+    if not windows:
+        return env_dir / "bin" / "python"
+    return env_dir / ("python.exe" if conda else "Scripts/python.exe")
 
 
 def find_interpreter(version: str, which: Callable[[str], Optional[str]] = shutil.which) -> Optional[list[str]]:
@@ -99,7 +102,7 @@ def actions(plan: Plan, env_dir: Path, current_python: Optional[str]) -> tuple[l
             raise UsageError("%s: exists and is not empty; give another --env folder (nothing is overwritten)"
                              % env_dir)
         out += _create_env(plan, env_dir)
-        python = env_python(env_dir)
+        python = env_python(env_dir, plan.env_kind == "conda")
     for step in plan.steps:
         if step.pip:
             yes = ["-y"] if step.pip == "uninstall" else []

@@ -137,7 +137,7 @@ def _imports_regex(text: str) -> Iterator[tuple[str, int]]:
                     yield name, line
 
 
-def _scan_python(path: Path, text: str, scan: ProjectScan, rel: str) -> None:
+def _scan_python(text: str, scan: ProjectScan, rel: str) -> None:
     try:
         found = list(_imports_ast(ast.parse(text)))
     except (SyntaxError, ValueError):
@@ -218,7 +218,7 @@ def scan(root: Path) -> ProjectScan:
         if name.endswith(".py"):
             text = _read(path, out)
             if text is not None:
-                _scan_python(path, text, out, rel)
+                _scan_python(text, out, rel)
                 if name == "setup.py":
                     _scan_setup(text, out, rel)
         elif re.fullmatch(r"requirements.*\.(txt|in)", name):
