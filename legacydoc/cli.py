@@ -662,7 +662,8 @@ def fix(
     scanned = scan_project(project, home=Path.home())
     record = probe_machine(python, project, timeout, False)
     made = plan_for(record, scanned)
-    todo, new_python = apply.actions(made, env_dir.absolute(), get(record, "python.executable"))
+    todo, new_python = apply.actions(made, env_dir.absolute(), get(record, "python.executable"),
+                                     get(record, "python.prefix"))
     typer.echo("The plan: " + headline(made))
     later = ["legacydoc theanorc --write --python %s" % new_python, "legacydoc check --python %s" % new_python]
     if dry_run:

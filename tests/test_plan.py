@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from legacydoc import replay
+from legacydoc.errors import UsageError
 from legacydoc.plan import project as project_mod
 from legacydoc.plan.planner import TARGETS, Plan, PlanError, make_plan
 from legacydoc.plan.wheels import Wheels
@@ -422,6 +423,8 @@ def test_a_working_gpu_without_pygpu_gets_it_from_conda_forge_in_a_conda_env() -
     assert plan.device == "cuda"  # the config once pygpu is in: what theanorc --write then writes
     titles = [s.title for s in plan.steps]
     assert titles.index("Install pygpu from conda-forge") < titles.index("Write the Theano config")
+    if "Install the pinned packages" in titles:  # conda first, as fix runs them
+        assert titles.index("Install pygpu from conda-forge") < titles.index("Install the pinned packages")
 
 
 def test_a_working_gpu_without_pygpu_in_a_venv_is_told_why_not() -> None:
@@ -456,3 +459,21 @@ def test_fix_finds_the_new_environments_python_where_conda_or_venv_puts_it(tmp_p
     assert env_python(env, conda=True, windows=True) == env / "python.exe"
     assert env_python(env, conda=False, windows=True) == env / "Scripts" / "python.exe"
     assert env_python(env, conda=True, windows=False) == env / "bin" / "python"
+
+
+def test_fix_installs_the_planned_pygpu_into_the_conda_env_in_use(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from legacydoc.plan import apply
+
+    record = _without_pygpu(load(HEALTHY))
+    record["python"]["env_kind"] = "conda"
+    plan = make_plan(record)
+    conda = tmp_path / "conda"
+    conda.write_text("#!/bin/sh\n")
+    conda.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    todo, _python = apply.actions(plan, tmp_path / "unused", "/envs/old/bin/python", "/envs/old")
+    assert todo[0].argv == [str(conda), "install", "-y", "-p", "/envs/old", "-c", "conda-forge", "pygpu=0.7.6"]
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
+    with pytest.raises(UsageError, match="conda is not on PATH"):
+        apply.actions(plan, tmp_path / "unused", "/envs/old/bin/python", "/envs/old")

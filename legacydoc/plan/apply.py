@@ -90,13 +90,23 @@ def _create_env(plan: Plan, env_dir: Path) -> list[Action]:
                    [*interpreter, "-m", "venv", str(env_dir)], CREATE_TIMEOUT_S)]
 
 
-def actions(plan: Plan, env_dir: Path, current_python: Optional[str]) -> tuple[list[Action], Path]:
+def actions(plan: Plan, env_dir: Path, current_python: Optional[str],
+            current_prefix: Optional[str] = None) -> tuple[list[Action], Path]:
     """The commands fix runs, in order, and the python of the environment they end in."""
     out: list[Action] = []
     if plan.keep_env:
         if not current_python:
             raise UsageError("the plan keeps the environment, but which python it is was not recorded; give --python")
         python = Path(current_python)
+        if plan.conda_packages:  # pygpu into the conda environment in use (a new one gets it at creation)
+            conda = shutil.which("conda")
+            if conda is None or not current_prefix:
+                raise UsageError("the plan installs pygpu with conda, and %s; run the plan's conda line yourself"
+                                 % ("conda is not on PATH" if conda is None else "the environment's prefix was "
+                                    "not recorded"))
+            out.append(Action("install %s from conda-forge" % ", ".join(plan.conda_packages),
+                              [conda, "install", "-y", "-p", current_prefix, "-c", "conda-forge",
+                               *("%s%s" % kv for kv in plan.conda_packages.items())], INSTALL_TIMEOUT_S))
     else:
         if env_dir.exists() and any(env_dir.iterdir()):
             raise UsageError("%s: exists and is not empty; give another --env folder (nothing is overwritten)"

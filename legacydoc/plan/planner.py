@@ -356,8 +356,9 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
                           pip="uninstall", packages=gone))
     if conda_packages:
         line = "conda install -y -c conda-forge " + " ".join("%s%s" % kv for kv in conda_packages.items())
+        # conda before pip (fix runs it first too): pip's pins then win over what conda pulled in
         steps.append(Step(N_("Install pygpu from conda-forge"), reasons["pygpu"], {k: [line] for k in SHELL_KINDS},
-                          kind="install", unblocks=2))
+                          kind="install", unblocks=len(packages) + 1))
     install = {name: pin for name, pin in packages.items()
                if not (keep and _installed(record, name, pin)) or (both and name == target["dist"])}
     if install:
