@@ -50,7 +50,7 @@ class CheckResult:
     source: str = ""  # "this machine" or the facts file replayed
     record: Mapping[str, Any] = field(default_factory=dict)  # the record as given (redacted)
     verbose: bool = False  # text output lists every check of each area (check -v)
-    plan: Any = None  # legacydoc.plan.planner.Plan, when check made one (the CLI does)
+    plan: Any = None  # legacydoc.plan.planner.Plan, made by run_check before the rules
     plan_error: str = ""  # why no plan could be made
     shell: str = "bash"  # the shell the plan's commands are shown for
 
@@ -148,9 +148,7 @@ class CheckResult:
 
     def _plan_dict(self) -> dict[str, Any]:
         if self.plan is not None:
-            from legacydoc.render.plan import plan_json
-
-            return {"plan": plan_json(self.plan)}
+            return {"plan": self.plan.to_dict()}
         return {"plan_error": self.plan_error} if self.plan_error else {}
 
 

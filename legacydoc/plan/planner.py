@@ -84,7 +84,10 @@ class Plan:
     wheels_generated: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The plan as plain data (plan --format json, check's JSON): steps numbered from 1."""
+        data = asdict(self)
+        data["steps"] = [dict(step, number=n) for n, step in enumerate(data["steps"], 1)]
+        return data
 
     def install_line(self) -> str:
         """The pip line of the plan's install step ('' when nothing is to install)."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from legacydoc.i18n import tr
 from legacydoc.plan.planner import Plan, Step, requirement
@@ -83,11 +82,5 @@ def render_plan_markdown(plan: Plan, shell: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def plan_json(plan: Plan) -> dict[str, Any]:
-    data = plan.to_dict()
-    data["steps"] = [dict(s, number=n) for n, s in enumerate(data["steps"], 1)]
-    return data
-
-
 def render_plan_json(plan: Plan) -> str:
-    return json.dumps(plan_json(plan), indent=2, ensure_ascii=False)
+    return json.dumps(plan.to_dict(), indent=2, ensure_ascii=False)
