@@ -377,6 +377,7 @@ def explain(
     output_format: str = _format_option(EXPLAIN_FORMATS),
     rules_dirs: Optional[list[Path]] = RulesOpt,
     no_redact: bool = NoRedactOpt,
+    lang: Optional[str] = LangOpt,
 ) -> None:
     """Explain an error message: what it means, its likely causes in order, the facts that
     tell them apart, the fix. Reads a file, standard input (- or nothing) or --text;
@@ -391,6 +392,8 @@ def explain(
     from legacydoc.logscan import clean
     from legacydoc.redact import for_this_machine
 
+    if lang is not None:
+        _use_lang(lang)
     chosen = choose(EXPLAIN_FORMATS, output_format)
     rules = _load_rules(rules_dirs)
     if text is not None and log_file is not None:

@@ -9,15 +9,16 @@ evaluated on the record: confirmed, ruled out, or still unknown.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Optional, Sequence
 
 from legacydoc.engine import Rule
+from legacydoc.i18n import N_
 from legacydoc.messages import Message, by_id, catalogue
 
-CONFIRMED = "confirmed"  # the rule's condition holds on the facts
-RULED_OUT = "ruled out"  # the facts contradict it, or it is about another Theano era
-UNKNOWN = "unknown"  # the facts (or their absence) cannot say
+CONFIRMED = N_("confirmed")  # the rule's condition holds on the facts
+RULED_OUT = N_("ruled out")  # the facts contradict it, or it is about another Theano era
+UNKNOWN = N_("unknown")  # the facts (or their absence) cannot say
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,21 @@ class Explanation:
 
     def exit_code(self) -> int:
         return 0 if self.found else 1
+
+
+def in_reader_language(message: Message) -> Message:
+    """The message with its meaning, causes, tells_apart and fixes in the reader's language
+    (rules/i18n/<lang>-messages/); the pattern, example and sources stay as printed."""
+    from legacydoc.i18n import message_field
+
+    texts = message_field(message.id, "causes", tuple(c.text for c in message.causes))
+    return replace(
+        message,
+        meaning=message_field(message.id, "meaning", message.meaning),
+        causes=tuple(replace(c, text=t) for c, t in zip(message.causes, texts)),
+        tells_apart=message_field(message.id, "tells_apart", message.tells_apart),
+        fixes=message_field(message.id, "fixes", message.fixes),
+    )
 
 
 def _status(rule: Optional[Rule], facts: Optional[Mapping[str, Any]]) -> str:
@@ -108,6 +124,7 @@ def explain(
         message = known.get(str(match.get("id")))
         if message is None:
             continue
+        message = in_reader_language(message)
         causes = tuple(
             CauseView(c.cause, c.text, tuple(ref(r) for r in c.rules)) for c in message.causes if c.text
         )

@@ -97,3 +97,34 @@ def rule_text(rule_id: str, field: str, english: Any) -> Any:
         ok = isinstance(found, list) and all(not validate_step(step) for step in found)
         return found if ok else english
     return found if isinstance(found, str) else english
+
+
+@functools.lru_cache(maxsize=None)
+def message_catalogue(lang: str) -> dict[str, Any]:
+    """The error catalogue's explanations in ``lang``: ``rules/i18n/<lang>-messages/*.toml``,
+    one table per message id (its file named like the English one), merged."""
+    if lang == "en":
+        return {}
+    from legacydoc import locate
+
+    merged: dict[str, Any] = {}
+    folder = locate.rules_dir() / "i18n" / ("%s-messages" % lang)
+    for path in sorted(folder.glob("*.toml")) if folder.is_dir() else ():
+        merged.update(locate.read_toml(path, "translation catalogue", UsageError))
+    return merged
+
+
+def message_field(message_id: str, field: str, english: Any) -> Any:
+    """A catalogue message's meaning (a string), or its causes, tells_apart or fixes (lists
+    of strings, one per English item, in the same order), in the reader's language. A list
+    whose length differs from the English one falls back to English as a whole."""
+    if _current == "en":
+        return english
+    entry = message_catalogue(_current).get(message_id, {})
+    found = entry.get(field) if isinstance(entry, Mapping) else None
+    if isinstance(english, str):
+        return found if isinstance(found, str) and found.strip() else english
+    if not isinstance(found, list) or len(found) != len(english):
+        return english
+    ok = all(isinstance(f, str) and (f.strip() or not e.strip()) for f, e in zip(found, english))
+    return tuple(found) if ok else english

@@ -173,3 +173,60 @@ def test_theanorc_shows_the_config_in_chinese() -> None:
     assert proc.returncode == 0, proc.stderr
     assert "配置文件，按读取顺序" in proc.stdout and "你设置的：" in proc.stdout
     assert "  警告 " in proc.stdout and "Set by you" not in proc.stdout
+
+
+# What a translated explanation must keep as it is: code, addresses, versions, flags, rule ids.
+KEPT = re.compile(r"`[^`]+`|https?://[^\s]*[^\s.,;:)]|\bLD\d{3}\b|\d+(?:\.\d+)+|(?<![\w-])--?[A-Za-z][\w=/-]*")
+MESSAGE_FIELDS = ("meaning", "causes", "tells_apart", "fixes")
+
+
+def _message_english(message) -> dict:
+    return {"meaning": message.meaning, "causes": [c.text for c in message.causes],
+            "tells_apart": list(message.tells_apart), "fixes": list(message.fixes)}
+
+
+def test_every_catalogue_message_is_explained_in_chinese() -> None:
+    from legacydoc.messages import catalogue
+
+    zh = i18n.message_catalogue("zh")
+    missing = []
+    for message in catalogue():
+        entry = zh.get(message.id)
+        if not isinstance(entry, dict):
+            missing.append(message.id)
+            continue
+        for name, english in _message_english(message).items():
+            found = entry.get(name)
+            if english and (found is None or (isinstance(english, list) and len(found) != len(english))):
+                missing.append("%s.%s" % (message.id, name))
+    print("explanations not in Chinese yet (%d): %s" % (len(missing), ", ".join(missing)))
+    assert not missing
+
+
+def test_chinese_explanations_keep_code_versions_and_addresses() -> None:
+    from legacydoc.messages import catalogue
+
+    zh = i18n.message_catalogue("zh")
+    english = {m.id: _message_english(m) for m in catalogue()}
+    assert set(zh) <= set(english), "translations of unknown messages: %s" % sorted(set(zh) - set(english))
+    lost = []
+    for message_id, entry in zh.items():
+        assert set(entry) <= set(MESSAGE_FIELDS), "%s: unknown field %s" % (message_id, sorted(set(entry) - set(MESSAGE_FIELDS)))
+        for name, translated in entry.items():
+            pairs = [(english[message_id][name], translated)] if name == "meaning" else \
+                zip(english[message_id][name], translated)
+            for en, text in pairs:
+                lost += ["%s.%s: %s" % (message_id, name, kept) for kept in KEPT.findall(en) if kept not in text]
+    assert not lost, "\n".join(lost)
+
+
+def test_explain_speaks_chinese() -> None:
+    env = dict(os.environ, LEGACYDOC_LANG="zh")
+    text = "WARNING (theano.tensor.blas): Using NumPy C-API based implementation for BLAS functions."
+    out = _cli("explain", "--text", text, env=env)
+    assert out.returncode == 0, out.stderr
+    shown = out.stdout.decode("utf-8")
+    meaning = i18n.message_catalogue("zh")["theano-blas-numpy-c-api-fallback"]["meaning"]
+    assert meaning in shown
+    assert "Using NumPy C-API based implementation for BLAS functions" in shown  # quoted as printed
+    assert "可能的原因" in shown and "likely causes" not in shown

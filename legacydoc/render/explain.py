@@ -7,19 +7,20 @@ import re
 from typing import Any
 
 from legacydoc.explain import CONFIRMED, Explanation, Found, RuleRef
+from legacydoc.i18n import tr
 
 EXPLAIN_SCHEMA = 1
 
 
 def _rule_words(ref: RuleRef) -> str:
-    return "%s %s: %s" % (ref.id, ref.name, ref.status)
+    return "%s %s: %s" % (ref.id, ref.name, tr(ref.status))
 
 
 def _header(exp: Explanation) -> str:
     n = len(exp.found)
-    what = "%d known message%s" % (n, "" if n == 1 else "s") if n else "no known message"
-    cut = ", the middle skipped" if exp.truncated else ""
-    return "%s: %s (%s, %d lines%s)" % (exp.source, what, exp.encoding, exp.lines, cut)
+    what = (tr("%d known message") if n == 1 else tr("%d known messages")) % n if n else tr("no known message")
+    cut = tr(", the middle skipped") if exp.truncated else ""
+    return tr("%s: %s (%s, %d lines%s)") % (exp.source, what, exp.encoding, exp.lines, cut)
 
 
 def _quoted(path: str) -> str:
@@ -36,46 +37,47 @@ def _settle_text(exp: Explanation, markdown: bool = False) -> list[str]:
     if not exp.found:
         from legacydoc.messages import catalogue
 
-        return ["None of the %d error messages legacydoc knows is in this input; `legacydoc check` still "
-                "checks the machine itself." % len(catalogue())]
+        return [tr("None of the %d error messages legacydoc knows is in this input; `legacydoc check` still "
+                   "checks the machine itself.") % len(catalogue())]
     code = "`" if markdown else ""
     if exp.facts_source:
         confirmed = sorted({r.id for f in exp.found for c in f.causes for r in c.rules if r.status == CONFIRMED})
-        out = ["Checked against %s." % exp.facts_source]
-        out.append("Confirmed by the facts: %s." % (", ".join(confirmed) if confirmed else "none of the causes"))
+        out = [tr("Checked against %s.") % exp.facts_source]
+        named = ", ".join(confirmed) if confirmed else tr("none of the causes")
+        out.append(tr("Confirmed by the facts: %s.") % named)
         return out
-    out = ["Without facts about the machine, legacydoc cannot tell these causes apart."]
+    out = [tr("Without facts about the machine, legacydoc cannot tell these causes apart.")]
     if ids:
         if exp.source in ("stdin", "--text"):
-            where, note = "FILE", " (save the error output to FILE first)"
+            where, note = "FILE", tr(" (save the error output to FILE first)")
         else:
             where, note = _quoted(exp.source), ""
-        out.append("On the machine that failed, run %slegacydoc check --log %s%s%s: it settles them with %s."
+        out.append(tr("On the machine that failed, run %slegacydoc check --log %s%s%s: it settles them with %s.")
                    % (code, where, code, note, ", ".join(ids)))
     return out
 
 
 def _found_lines(n: int, found: Found) -> list[str]:
     m = found.message
-    lines = ["%d) line %d: %s" % (n, found.line, found.text),
-             "   message:  %s (%s)" % (m.id, m.tool)]
+    lines = [tr("%d) line %d: %s") % (n, found.line, found.text),
+             tr("   message:  %s (%s)") % (m.id, m.tool)]
     if m.releases:
-        lines.append("   printed by: %s" % m.releases)
-    lines.append("   source:   %s" % m.source)
-    lines.append("   means:    %s" % m.meaning)
+        lines.append(tr("   printed by: %s") % m.releases)
+    lines.append(tr("   source:   %s") % m.source)
+    lines.append(tr("   means:    %s") % m.meaning)
     if found.causes:
-        lines.append("   likely causes, most likely first:")
+        lines.append(tr("   likely causes, most likely first:"))
         for k, cause in enumerate(found.causes, 1):
             rules = "; ".join(_rule_words(r) for r in cause.rules)
             lines.append("     %d. %s%s" % (k, cause.text, " [%s]" % rules if rules else ""))
     if m.tells_apart:
-        lines.append("   what tells them apart:")
+        lines.append(tr("   what tells them apart:"))
         lines += ["     - %s" % t for t in m.tells_apart]
     if m.fixes:
-        lines.append("   fix:")
+        lines.append(tr("   fix:"))
         lines += ["     - %s" % f for f in m.fixes]
     if m.reports:
-        lines.append("   reported at: %s" % ", ".join(m.reports[:3]))
+        lines.append(tr("   reported at: %s") % ", ".join(m.reports[:3]))
     return lines
 
 
@@ -128,20 +130,20 @@ def render_markdown(exp: Explanation, color: bool = False) -> str:
     lines = ["# legacydoc explain", "", _header(exp), ""]
     for n, found in enumerate(exp.found, 1):
         m = found.message
-        lines += ["## %d. `%s`" % (n, m.id), "", "Line %d:" % found.line, "", "```", found.text, "```", ""]
-        lines += ["**Means:** %s" % m.meaning, "",
-                  "Printed by %s (%s). Source: %s" % (m.tool, m.releases or "-", m.source), ""]
+        lines += ["## %d. `%s`" % (n, m.id), "", tr("Line %d:") % found.line, "", "```", found.text, "```", ""]
+        lines += [tr("**Means:** %s") % m.meaning, "",
+                  tr("Printed by %s (%s). Source: %s") % (m.tool, m.releases or "-", m.source), ""]
         if found.causes:
-            lines.append("**Likely causes, most likely first:**")
+            lines.append(tr("**Likely causes, most likely first:**"))
             lines.append("")
             for k, cause in enumerate(found.causes, 1):
-                rules = ", ".join("%s (%s)" % (r.id, r.status) for r in cause.rules)
+                rules = ", ".join("%s (%s)" % (r.id, tr(r.status)) for r in cause.rules)
                 lines.append("%d. %s%s" % (k, cause.text, " — %s" % rules if rules else ""))
             lines.append("")
         if m.tells_apart:
-            lines += ["**What tells them apart:**", ""] + ["- %s" % t for t in m.tells_apart] + [""]
+            lines += [tr("**What tells them apart:**"), ""] + ["- %s" % t for t in m.tells_apart] + [""]
         if m.fixes:
-            lines += ["**Fix:**", ""] + ["- %s" % f for f in m.fixes] + [""]
+            lines += [tr("**Fix:**"), ""] + ["- %s" % f for f in m.fixes] + [""]
     lines += _settle_text(exp, markdown=True)
     return "\n".join(lines) + "\n"
 
