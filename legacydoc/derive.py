@@ -740,11 +740,11 @@ def blas_fix(facts: Mapping[str, Any]) -> str:
     if flags:
         return "[blas]\nldflags = %s" % flags
     family = get(facts, "packages.numpy_blas")
-    seen = "numpy's %s is not a library the compiler can link" % family if family else \
-        "no BLAS the compiler can link was recorded"
-    return ("Install a BLAS the compiler can link (%s; a pip numpy keeps its OpenBLAS inside the wheel): "
-            "conda install mkl mkl-service, or on Linux sudo apt install libopenblas-dev; then run "
-            "legacydoc theanorc --write, which writes the matching ldflags" % seen)
+    seen = tr("numpy's %s is not a library the compiler can link") % family if family else \
+        tr("no BLAS the compiler can link was recorded")
+    return tr("Install a BLAS the compiler can link (%s; a pip numpy keeps its OpenBLAS inside the wheel): "
+              "conda install mkl mkl-service, or on Linux sudo apt install libopenblas-dev; then run "
+              "legacydoc theanorc --write, which writes the matching ldflags") % seen
 
 
 def gpu_blockers(facts: Mapping[str, Any]) -> tuple[str, ...]:
@@ -756,7 +756,7 @@ def gpu_blockers(facts: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def _blockers(nvrtc_found: Optional[bool]) -> tuple[str, ...]:
-    return ("libgpuarray cannot load an NVRTC library it asks for",) if nvrtc_found is False else ()
+    return (tr("libgpuarray cannot load an NVRTC library it asks for"),) if nvrtc_found is False else ()
 
 
 def derive(facts: Mapping[str, Any]) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional
 
 from legacydoc.facts import get
+from legacydoc.i18n import tr
 from legacydoc.versions import parse_version
 
 
@@ -46,11 +47,11 @@ def gpu_usable(record: Mapping[str, Any]) -> Optional[bool]:
 def gpu_failure_text(record: Mapping[str, Any]) -> str:
     """What nvidia-smi said, in a few words, for a reason line."""
     if get(record, "gpu.nvidia_smi.found") is False:
-        return "nvidia-smi was not found"
+        return tr("nvidia-smi was not found")
     output = get(record, "gpu.nvidia_smi.output")
     if isinstance(output, str) and output.strip():
         return output.strip().splitlines()[0]
-    return "nvidia-smi listed no GPU"
+    return tr("nvidia-smi listed no GPU")
 
 
 def packages_recorded(record: Mapping[str, Any]) -> bool:
@@ -64,18 +65,18 @@ def pygpu_status(record: Mapping[str, Any]) -> tuple[Optional[bool], str]:
     check = get(record, "packages.import_check.pygpu")
     if isinstance(check, Mapping) and not check.get("skipped") and "ok" in check:
         if check.get("ok"):
-            return True, "import pygpu worked (pygpu %s)" % check.get("version", "of unknown version")
-        return False, "import pygpu failed: %s" % check.get("error", "an error legacydoc did not record")
+            return True, tr("import pygpu worked (pygpu %s)") % check.get("version", tr("of unknown version"))
+        return False, tr("import pygpu failed: %s") % check.get("error", tr("an error legacydoc did not record"))
     installed = pygpu_installed(record)
     if log_shows_pygpu_import_failed(record):  # the user's own run is a real import, and it failed
         if installed:
-            return False, "%s, but the log shows Theano could not import it" % installed
-        return False, "the log shows Theano could not import pygpu"
+            return False, tr("%s, but the log shows Theano could not import it") % installed
+        return False, tr("the log shows Theano could not import pygpu")
     if installed:
         return True, installed
     if not packages_recorded(record):
-        return None, "the target's packages were not read"
-    return False, "pygpu is not installed in the target interpreter"
+        return None, tr("the target's packages were not read")
+    return False, tr("pygpu is not installed in the target interpreter")
 
 
 def log_shows_pygpu_import_failed(record: Mapping[str, Any]) -> bool:
@@ -166,33 +167,33 @@ def gpu_decision(
     gpu = gpu_usable(record)
     if which in (None, "cpu"):
         if which is None:
-            decision.unknown.append("the device Theano is configured for")
+            decision.unknown.append(tr("the device Theano is configured for"))
             decision.runs_on = "unknown"
         if gpu is False:
-            decision.reasons.append("no working NVIDIA GPU was found (%s)" % gpu_failure_text(record))
+            decision.reasons.append(tr("no working NVIDIA GPU was found (%s)") % gpu_failure_text(record))
         if which == "cpu":
-            decision.reasons.append("the config says device=%s" % device)
+            decision.reasons.append(tr("the config says device=%s") % device)
         return decision
     if which == "old" and old_backend_removed(theano_version):
-        decision.reasons.append("device=%s is the old backend, removed in Theano 1.0" % device)
+        decision.reasons.append(tr("device=%s is the old backend, removed in Theano 1.0") % device)
     if gpu is False:
-        decision.reasons.append("no working NVIDIA GPU (%s)" % gpu_failure_text(record))
+        decision.reasons.append(tr("no working NVIDIA GPU (%s)") % gpu_failure_text(record))
     elif gpu is None:
-        decision.unknown.append("whether a working NVIDIA GPU is there")
+        decision.unknown.append(tr("whether a working NVIDIA GPU is there"))
     if which == "gpuarray":
         pygpu, why = pygpu_status(record)
         if pygpu is False:
             decision.reasons.append(why)
         elif pygpu is None:
-            decision.unknown.append("whether pygpu is installed")
+            decision.unknown.append(tr("whether pygpu is installed"))
     if which == "gpuarray":
         decision.reasons.extend(blockers)
     if compiler is None:
         compiler = compiler_usable(record)
     if compiler is False:
-        decision.reasons.append("no C++ compiler: the GPU backend needs one")
+        decision.reasons.append(tr("no C++ compiler: the GPU backend needs one"))
     elif compiler is None:
-        decision.unknown.append("whether a C++ compiler is there")
+        decision.unknown.append(tr("whether a C++ compiler is there"))
     if decision.reasons:
         decision.runs_on = "cpu"
     elif decision.unknown:

@@ -230,3 +230,12 @@ def test_explain_speaks_chinese() -> None:
     assert meaning in shown
     assert "Using NumPy C-API based implementation for BLAS functions" in shown  # quoted as printed
     assert "可能的原因" in shown and "likely causes" not in shown
+
+
+def test_every_config_advice_is_translated() -> None:
+    from legacydoc.theanorc.schema import load_advice
+
+    advice = load_advice()
+    whys = {row["why"] for kind in ("rename", "removed") for row in advice.get(kind, []) if row.get("why")}
+    missing = sorted(whys - set(ZH["ui"]))
+    assert whys and not missing, missing

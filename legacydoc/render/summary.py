@@ -10,6 +10,7 @@ import os
 from typing import Any, Callable, Mapping, Sequence, TextIO
 
 from legacydoc.areas import FACT_TABLES
+from legacydoc.i18n import tr
 
 AreaLines = Callable[[Mapping[str, Any]], list[str]]
 
@@ -34,7 +35,7 @@ def _command_line(fact: Mapping[str, Any]) -> str:
     if not isinstance(fact, Mapping):
         return ""
     if fact.get("timed_out"):
-        return "timed out after %.1f s" % fact.get("duration_s", 0)
+        return tr("timed out after %.1f s") % fact.get("duration_s", 0)
     if fact.get("error"):
         return str(fact["error"])
     first = str(fact.get("output", "")).strip().splitlines()
@@ -44,30 +45,31 @@ def _command_line(fact: Mapping[str, Any]) -> str:
 def _system(t: Mapping[str, Any]) -> list[str]:
     mem = ""
     if "memory_total_mib" in t:
-        mem = ", %.1f GiB RAM" % (t["memory_total_mib"] / 1024)
+        mem = tr(", %.1f GiB RAM") % (t["memory_total_mib"] / 1024)
         if "memory_available_mib" in t:
-            mem += " (%.1f GiB free)" % (t["memory_available_mib"] / 1024)
+            mem += tr(" (%.1f GiB free)") % (t["memory_available_mib"] / 1024)
     flags = t.get("cpu_flags")
-    line = "%s %s (%s), %s, %s logical cores%s" % (
+    line = tr("%s %s (%s), %s, %s logical cores%s") % (
         t.get("os_name", "?"),
         t.get("os_release", ""),
         t.get("machine", "?"),
-        t.get("cpu_model", "unknown CPU"),
+        t.get("cpu_model", tr("unknown CPU")),
         t.get("logical_cores", "?"),
         mem,
     )
     lines = [line]
     if flags:
-        lines.append("CPU vector flags: " + " ".join(flags))
+        lines.append(tr("CPU vector flags: %s") % " ".join(flags))
     return lines
 
 
 def _python(t: Mapping[str, Any]) -> list[str]:
     if not t.get("probe_ok", "version" in t):
         cmd = t.get("command", {})
-        return ["could not probe %s: %s" % (t.get("executable_requested", "the target python"), _command_line(cmd))]
+        target = t.get("executable_requested", tr("the target python"))
+        return [tr("could not probe %s: %s") % (target, _command_line(cmd))]
     return [
-        "Python %s (%s-bit, %s) at %s [chosen by %s]"
+        tr("Python %s (%s-bit, %s) at %s [chosen by %s]")
         % (
             t.get("version", "?"),
             t.get("bits", "?"),
@@ -84,50 +86,51 @@ def _packages(t: Mapping[str, Any]) -> list[str]:
         for k, v in sorted(t.items())
         if isinstance(v, Mapping) and "version" in v
     ]
-    lines = [", ".join(found) if found else "none of the packages that matter is installed"]
+    lines = [", ".join(found) if found else tr("none of the packages that matter is installed")]
     for module, result in sorted((t.get("import_check") or {}).items()):
         if isinstance(result, Mapping):
-            state = "ok" if result.get("ok") else "FAILS: %s" % result.get("error", "?")
-            lines.append("import %s: %s" % (module, state))
+            state = tr("ok") if result.get("ok") else tr("FAILS: %s") % result.get("error", "?")
+            lines.append(tr("import %s: %s") % (module, state))
     claimed = t.get("theano_claimed_by")
     if isinstance(claimed, list) and len(claimed) > 1:
-        lines.append("the theano package directory is claimed by: " + ", ".join(map(str, claimed)))
+        lines.append(tr("the theano package directory is claimed by: %s") % ", ".join(map(str, claimed)))
     return lines
 
 
 def _gpu(t: Mapping[str, Any]) -> list[str]:
     smi = t.get("nvidia_smi", {})
     if not smi.get("found", False):
-        return ["nvidia-smi not found"]
+        return [tr("nvidia-smi not found")]
     lines = []
     if smi.get("rc", 0) != 0 or smi.get("timed_out"):
         first = str(smi.get("output", "")).strip().splitlines()
         if smi.get("timed_out"):
-            lines.append("nvidia-smi at %s timed out" % smi.get("path", "?"))
+            lines.append(tr("nvidia-smi at %s timed out") % smi.get("path", "?"))
         else:
             lines.append("nvidia-smi rc %s%s" % (smi.get("rc", "?"), (": " + first[0]) if first else ""))
     if t.get("driver_version"):
-        cuda = " (driver supports CUDA %s)" % t["driver_cuda_version"] if t.get("driver_cuda_version") else ""
-        lines.append("NVIDIA driver %s%s" % (t["driver_version"], cuda))
+        cuda = tr(" (driver supports CUDA %s)") % t["driver_cuda_version"] if t.get("driver_cuda_version") else ""
+        lines.append(tr("NVIDIA driver %s%s") % (t["driver_version"], cuda))
     for dev in t.get("devices", []) or []:
-        cc = ", compute %s" % dev["compute_capability"] if dev.get("compute_capability") else ""
+        cc = tr(", compute %s") % dev["compute_capability"] if dev.get("compute_capability") else ""
         mem = ", %s MiB" % dev["memory_total_mib"] if dev.get("memory_total_mib") else ""
         lines.append("GPU %s: %s%s%s" % (dev.get("index", "?"), dev.get("name", "?"), mem, cc))
-    return lines or ["nvidia-smi found at %s" % smi.get("path", "?")]
+    return lines or [tr("nvidia-smi found at %s") % smi.get("path", "?")]
 
 
 def _cuda(t: Mapping[str, Any]) -> list[str]:
     lines = []
     nvcc = t.get("nvcc", {})
     if nvcc.get("found"):
-        lines.append("nvcc %s on PATH: %s" % (
+        lines.append(tr("nvcc %s on PATH: %s") % (
             nvcc.get("version_full", nvcc.get("version", "?")), nvcc.get("path", "?")))
     else:
-        lines.append("no nvcc on PATH")
+        lines.append(tr("no nvcc on PATH"))
     for kit in t.get("toolkits", []) or []:
         lines.append(
-            "toolkit %s at %s (found by %s)"
-            % (kit.get("version", "unknown version"), kit.get("root", "?"), ", ".join(kit.get("found_by", [])) or "?")
+            tr("toolkit %s at %s (found by %s)")
+            % (kit.get("version", tr("unknown version")), kit.get("root", "?"),
+               ", ".join(kit.get("found_by", [])) or "?")
         )
     return lines
 
@@ -136,10 +139,10 @@ def _cudnn(t: Mapping[str, Any]) -> list[str]:
     headers = t.get("headers", []) or []
     libs = t.get("libraries", []) or []
     if not headers and not libs:
-        return ["no cuDNN header or library found"]
-    lines = ["cuDNN %s header at %s" % (h.get("version", "?"), h.get("path", "?")) for h in headers]
+        return [tr("no cuDNN header or library found")]
+    lines = [tr("cuDNN %s header at %s") % (h.get("version", "?"), h.get("path", "?")) for h in headers]
     if libs:
-        lines.append("cuDNN libraries: " + ", ".join(str(lib.get("name", "?")) for lib in libs[:6]))
+        lines.append(tr("cuDNN libraries: %s") % ", ".join(str(lib.get("name", "?")) for lib in libs[:6]))
     return lines
 
 
@@ -153,21 +156,21 @@ def _libraries(t: Mapping[str, Any]) -> list[str]:
         for name, win in sorted(by_name.items()):
             if isinstance(win, Mapping):
                 cuda = ", CUDA %s" % win["cuda"] if win.get("cuda") else ""
-                copies = ", %d copies" % win["copies"] if win.get("copies", 1) > 1 else ""
-                lines.append("%s: %s (via %s%s%s)" % (
+                copies = tr(", %d copies") % win["copies"] if win.get("copies", 1) > 1 else ""
+                lines.append(tr("%s: %s (via %s%s%s)") % (
                     kind, win.get("path", name), win.get("source", "?"), cuda, copies))
-    return lines or ["no CUDA runtime, cuBLAS, NVRTC or cuDNN library on the loader path"]
+    return lines or [tr("no CUDA runtime, cuBLAS, NVRTC or cuDNN library on the loader path")]
 
 
 def _path(t: Mapping[str, Any]) -> list[str]:
     entries = t.get("entries", []) or []
     missing = sum(1 for e in entries if isinstance(e, Mapping) and not e.get("exists", True))
     dups = t.get("duplicates", 0)
-    lines = ["%d PATH entries (%d missing, %d duplicates)" % (len(entries), missing, dups)]
+    lines = [tr("%d PATH entries (%d missing, %d duplicates)") % (len(entries), missing, dups)]
     for shadow in t.get("shadowed", []) or []:
         if isinstance(shadow, Mapping):
             lines.append(
-                "%s found %d times; first: %s"
+                tr("%s found %d times; first: %s")
                 % (shadow.get("tool", "?"), 1 + len(shadow.get("others", [])), shadow.get("winner", "?"))
             )
     return lines
@@ -178,15 +181,15 @@ def _compilers(t: Mapping[str, Any]) -> list[str]:
     gxx = t.get("gxx", {})
     if gxx.get("found"):
         extra = ", ".join(str(gxx[k]) for k in ("target", "thread_model", "exception_model") if gxx.get(k))
-        lines.append("g++ %s at %s%s" % (
+        lines.append(tr("g++ %s at %s%s") % (
             gxx.get("version", "?"), gxx.get("path", "?"), (" (%s)" % extra) if extra else ""))
     else:
-        lines.append("no g++ found")
+        lines.append(tr("no g++ found"))
     if t.get("gxx_count", 0) > 1:
-        lines.append("%d g++ toolchains found" % t["gxx_count"])
+        lines.append(tr("%d g++ toolchains found") % t["gxx_count"])
     msvc = t.get("msvc", {})
     if msvc.get("found"):
-        lines.append("MSVC cl.exe %s at %s" % (msvc.get("version", "?"), msvc.get("path", "?")))
+        lines.append(tr("MSVC cl.exe %s at %s") % (msvc.get("version", "?"), msvc.get("path", "?")))
     return lines
 
 
@@ -194,30 +197,30 @@ def _theano_config(t: Mapping[str, Any]) -> list[str]:
     lines = []
     for f in t.get("files", []) or []:
         if isinstance(f, Mapping):
-            state = "exists" if f.get("exists") else "absent"
+            state = tr("exists") if f.get("exists") else tr("absent")
             lines.append("%s (%s, %s)" % (f.get("path", "?"), f.get("from", "?"), state))
     for f in t.get("unread_files", []) or []:
         if isinstance(f, Mapping):
-            lines.append("%s exists but Theano will not read it" % f.get("path", "?"))
+            lines.append(tr("%s exists but Theano will not read it") % f.get("path", "?"))
     flags = t.get("flags", {}) or {}
     for name, value in sorted(flags.items()):
         lines.append("%s=%s" % (name, value))
     cache = t.get("compiledir", {}) or {}
     if cache.get("base_compiledir"):
         lines.append(
-            "compile cache %s (%s%s)"
+            tr("compile cache %s (%s%s)")
             % (
                 cache["base_compiledir"],
-                "exists" if cache.get("exists") else "absent",
-                ", not writable" if cache.get("exists") and not cache.get("writable", True) else "",
+                tr("exists") if cache.get("exists") else tr("absent"),
+                tr(", not writable") if cache.get("exists") and not cache.get("writable", True) else "",
             )
         )
-    return lines or ["no Theano config file found"]
+    return lines or [tr("no Theano config file found")]
 
 
 def _env(t: Mapping[str, Any]) -> list[str]:
     names = [n for n in (t.get("variables", {}) or {}) if n not in ("PATH", "LD_LIBRARY_PATH")]
-    return ["set: " + ", ".join(names)] if names else ["no CUDA/Theano/BLAS variables set"]
+    return [tr("set: %s") % ", ".join(names)] if names else [tr("no CUDA/Theano/BLAS variables set")]
 
 
 # How each fact table is described; legacydoc.areas gives the order and the titles.
@@ -260,12 +263,12 @@ def render_summary(record: Mapping[str, Any], color: bool = False) -> str:
         facts = record.get(table.name, {}) or {}
         out.append("%s%s%s" % (bold[0], table.title, bold[1]))
         if facts.get("probe_error"):
-            out.append("  probe failed: %s" % facts["probe_error"])
+            out.append(tr("  probe failed: %s") % facts["probe_error"])
             continue
         try:
             lines = describe(facts)
         except Exception as exc:  # a surprising facts file must not break the summary
-            lines = ["(cannot summarise: %s: %s)" % (type(exc).__name__, exc)]
+            lines = [tr("(cannot summarise: %s: %s)") % (type(exc).__name__, exc)]
         out.extend("  " + line for line in lines)
     return "\n".join(out)
 

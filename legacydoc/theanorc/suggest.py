@@ -12,6 +12,7 @@ import difflib
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional, cast
 
+from legacydoc.i18n import tr
 from legacydoc.theanorc.schema import Schema, canonical_name, load_advice, load_schema
 
 
@@ -81,24 +82,24 @@ def suggest_file(section: str, option: str, value: str, schema: Schema) -> Optio
     rename = _advice_renames().get(dotted)
     meant = schema.get(rename["means"]) if rename is not None else None
     if rename is not None and meant is not None:
-        return Suggestion(meant, rename.get("why", ""), map_value(value, rename), "advice")
+        return Suggestion(meant, tr(rename.get("why", "")), map_value(value, rename), "advice")
     removed = removed_info(dotted if section != "global" else option)
     replacement = schema.get(removed["replacement"]) if removed and removed.get("replacement") else None
     if removed and replacement is not None:
-        return Suggestion(replacement, removed.get("why", ""), None, "removed")
+        return Suggestion(replacement, tr(removed.get("why", "")), None, "removed")
     # the other name style: [dnn.conv] on Theano-PyMC >= 1.0.12, [dnn__conv] on Theano
     other = section.replace(".", "__") if schema.dunder else section.replace("__", ".")
     styled = schema.file_option(other, option) if other != section else None
     if styled is not None:
-        return Suggestion(styled, "this release spells the section [%s]" % other, None, "style")
+        return Suggestion(styled, tr("this release spells the section [%s]") % other, None, "style")
     # the same option name in another section
     same = [o for o in schema.options if o["option"].lower() == option]
     if same:
         best = sorted(
             same, key=lambda o: -difflib.SequenceMatcher(None, o["section"].lower(), section.lower()).ratio())[0]
         how = "case" if best["section"].lower() == section.lower() else "moved"
-        why = ("section names are case-sensitive" if how == "case"
-               else "%s lives in [%s]" % (best["option"], best["section"]))
+        why = (tr("section names are case-sensitive") if how == "case"
+               else tr("%s lives in [%s]") % (best["option"], best["section"]))
         return Suggestion(best, why, None, how)
     # The close matches below are drawn from the schema's own options, so the lookups
     # that turn them back into option records always find one.
@@ -109,18 +110,18 @@ def suggest_file(section: str, option: str, value: str, schema: Schema) -> Optio
                 option, [o["option"].lower() for o in schema.options if o["section"] == sec], 1, 0.75)
             if close:
                 return Suggestion(cast(dict[str, Any], schema.file_option(sec, close[0])),
-                                  "section names are case-sensitive", None, "case")
+                                  tr("section names are case-sensitive"), None, "case")
     # closest spelling, within the section first, then anywhere
     in_section = [o["option"].lower() for o in schema.options if o["section"] == section]
     close = difflib.get_close_matches(option, in_section, 1, 0.75)
     if close:
         return Suggestion(cast(dict[str, Any], schema.file_option(section, close[0])),
-                          "closest option name in [%s]" % section, None, "close")
+                          tr("closest option name in [%s]") % section, None, "close")
     wanted = option if section == "global" else dotted
     names = {n.lower(): n for n in _names(schema)}
     close = difflib.get_close_matches(wanted, list(names), 1, 0.8)
     if close:
-        return Suggestion(cast(dict[str, Any], schema.get(names[close[0]])), "closest option name", None, "close")
+        return Suggestion(cast(dict[str, Any], schema.get(names[close[0]])), tr("closest option name"), None, "close")
     return None
 
 
@@ -129,23 +130,23 @@ def suggest_flag(key: str, value: str, schema: Schema) -> Optional[Suggestion]:
     stripped = key.strip()
     unspaced = schema.flag_option(stripped) if stripped != key else None
     if unspaced is not None:
-        return Suggestion(unspaced, "no spaces around '=' in THEANO_FLAGS", None, "style")
+        return Suggestion(unspaced, tr("no spaces around '=' in THEANO_FLAGS"), None, "style")
     other = stripped.replace(".", "__") if schema.dunder else stripped.replace("__", ".")
     styled = schema.flag_option(other) if other != stripped else None
     if styled is not None:
         why = (
-            "Theano-PyMC >= 1.0.12 names flags with double underscores" if schema.dunder
-            else "this release names flags with dots"
+            tr("Theano-PyMC >= 1.0.12 names flags with double underscores") if schema.dunder
+            else tr("this release names flags with dots")
         )
         return Suggestion(styled, why, None, "style")
     if stripped.lower().startswith("global.") or stripped.lower().startswith("global__"):
         rest = stripped[len("global."):] if stripped.lower().startswith("global.") else stripped[len("global__"):]
         found = schema.flag_option(rest) or next((o for o in schema.options if o["name"].lower() == rest.lower()), None)
         if found is not None:
-            return Suggestion(found, "options of [global] have no section prefix in THEANO_FLAGS", None, "style")
+            return Suggestion(found, tr("options of [global] have no section prefix in THEANO_FLAGS"), None, "style")
     for option in schema.options:
         if option["name"].lower() == stripped.lower():
-            return Suggestion(option, "THEANO_FLAGS keys are case-sensitive", None, "case")
+            return Suggestion(option, tr("THEANO_FLAGS keys are case-sensitive"), None, "case")
     section, _, option_name = stripped.replace("__", ".").rpartition(".")
     hit = suggest_file(section or "global", option_name, value, schema)
     if hit is not None:
@@ -153,5 +154,5 @@ def suggest_flag(key: str, value: str, schema: Schema) -> Optional[Suggestion]:
     names = {o["name"].lower(): o for o in schema.options}
     close = difflib.get_close_matches(stripped.lower(), list(names), 1, 0.8)
     if close:
-        return Suggestion(names[close[0]], "closest option name", None, "close")
+        return Suggestion(names[close[0]], tr("closest option name"), None, "close")
     return None
