@@ -15,6 +15,7 @@ import typer
 
 from legacydoc import __version__
 from legacydoc.errors import UsageError
+from legacydoc.i18n import tr
 from legacydoc.render.registry import (
     BENCH_FORMATS,
     CHECK_FORMATS,
@@ -177,9 +178,9 @@ def build_context(python: Optional[str], project: Optional[Path], timeout: float
     from legacydoc.probes.context import ProbeContext
 
     if not (0 < timeout <= MAX_TIMEOUT_S):  # also refuses nan and inf
-        raise UsageError("--timeout: must be more than 0 and at most %d seconds, got %s" % (MAX_TIMEOUT_S, timeout))
+        raise UsageError(tr("--timeout: must be more than 0 and at most %d seconds, got %s") % (MAX_TIMEOUT_S, timeout))
     if project is not None and not project.is_dir():
-        raise UsageError("%s: --project is not a directory" % project)
+        raise UsageError(tr("%s: --project is not a directory") % project)
     return ProbeContext(python=python, project=project, timeout=timeout, import_check=import_check)
 
 
@@ -436,7 +437,7 @@ def explain(
     chosen = choose(EXPLAIN_FORMATS, output_format)
     rules = _load_rules(rules_dirs)
     if text is not None and log_file is not None:
-        raise UsageError("explain: give a FILE or --text, not both")
+        raise UsageError(tr("explain: give a FILE or --text, not both"))
     record = None
     facts_source = ""
     if facts_file is not None:
@@ -492,7 +493,7 @@ def triage(
     # The records were redacted one by one; the desk's own paths with this machine's identity.
     typer.echo(chosen.render(result, for_this_machine(os.environ, identity=not no_redact)))
     if not result.entries:
-        raise UsageError("no record could be read from %s" % ", ".join(str(p) for p in paths))
+        raise UsageError(tr("no record could be read from %s") % ", ".join(str(p) for p in paths))
 
 
 @app.command()
@@ -549,7 +550,7 @@ def rules_explain(
     rules = _load_rules(rules_dirs)
     found = find_rule(rules, rule)
     if found is None:
-        raise UsageError("no rule with id or name %r (see 'legacydoc rules')" % rule)
+        raise UsageError(tr("no rule with id or name %r (see 'legacydoc rules')") % rule)
     typer.echo(render_rule(found))
 
 
@@ -585,15 +586,15 @@ def theanorc(
     from legacydoc.theanorc import command
 
     if path is not None and not write:
-        raise UsageError("PATH is only used with --write")
+        raise UsageError(tr("PATH is only used with --write"))
     if dry_run and not write:
-        raise UsageError("--dry-run is only used with --write")
+        raise UsageError(tr("--dry-run is only used with --write"))
     if facts_file is not None:
         from legacydoc import replay
 
         if write and path is None:
             # a record made elsewhere (or crafted) never chooses where to write on this machine
-            raise UsageError("%s: with --facts, give the PATH to write to" % facts_file)
+            raise UsageError(tr("%s: with --facts, give the PATH to write to") % facts_file)
         record = replay.load(facts_file, with_commands=False).record
     else:
         record = probe_machine(python, project, timeout, import_check)
@@ -720,8 +721,8 @@ def fix(
         typer.echo("Dry run: nothing was run.")
         return
     if not yes and not (sys.stdin and sys.stdin.isatty()):
-        raise UsageError("fix asks before each command and there is no terminal to ask on; "
-                         "run again with --yes, or --dry-run to see the commands")
+        raise UsageError(tr("fix asks before each command and there is no terminal to ask on; "
+                            "run again with --yes, or --dry-run to see the commands"))
     for action in todo:
         typer.echo("-> %s" % action.shown())
         if not yes and not typer.confirm("Run it?", default=False):
@@ -789,13 +790,13 @@ def bench(
     chosen_format = choose(BENCH_FORMATS, output_format)
     budget = DEFAULT_SECONDS if seconds is None else seconds
     if not (0 < budget <= MAX_SECONDS):
-        raise UsageError("--seconds: must be more than 0 and at most %g, got %s" % (MAX_SECONDS, budget))
+        raise UsageError(tr("--seconds: must be more than 0 and at most %g, got %s") % (MAX_SECONDS, budget))
     if size is not None and sizes is not None:
-        raise UsageError("--size and --sizes: give one or the other")
+        raise UsageError(tr("--size and --sizes: give one or the other"))
     try:
         chosen = check_sizes([size]) if size is not None else parse_sizes(sizes) if sizes is not None else []
     except ValueError as exc:
-        raise UsageError("--size/--sizes: %s" % exc) from None
+        raise UsageError(tr("--size/--sizes: %s") % exc) from None
     from legacydoc.bench.plot import check_plot_target, write_plot
 
     check_plot_target(plot)  # refused before minutes of measuring

@@ -15,6 +15,7 @@ from typing import Any, Mapping, Optional
 from legacydoc import __version__, locate
 from legacydoc.areas import TABLE_NAMES
 from legacydoc.errors import UsageError
+from legacydoc.i18n import tr
 
 SCHEMA = 1
 # A real record is 5-50 KiB. The cap keeps check under 100 MB of memory on any record it
@@ -72,19 +73,19 @@ def loads(text: str, source: str = "<facts>") -> dict[str, Any]:
     try:
         data = locate.loads_toml(text)
     except locate.TOMLDecodeError as exc:
-        raise UsageError("%s: not a TOML facts file (%s)" % (source, exc)) from None
+        raise UsageError(tr("%s: not a TOML facts file (%s)") % (source, exc)) from None
     except RecursionError:
-        raise UsageError("%s: not a facts file: nested too deeply to read" % source) from None
+        raise UsageError(tr("%s: not a facts file: nested too deeply to read") % source) from None
     schema = data.get("schema", _MISSING)
     if schema is _MISSING:
         raise NotAFactsFile("%s: not a legacydoc facts file (no 'schema' key)" % source)
     if isinstance(schema, bool) or schema != SCHEMA:  # true == 1 in Python, not in a schema
         raise UsageError(_schema_message(source, schema, data.get("legacydoc_version", "an unknown version")))
     if not isinstance(data.get("redacted", False), bool):
-        raise UsageError("%s: 'redacted' must be true or false" % source)
+        raise UsageError(tr("%s: 'redacted' must be true or false") % source)
     for name in TABLES:
         if name in data and not isinstance(data[name], dict):
-            raise UsageError("%s: '%s' must be a table, found %s" % (source, name, type(data[name]).__name__))
+            raise UsageError(tr("%s: '%s' must be a table, found %s") % (source, name, type(data[name]).__name__))
     check_shape(data, source)
     for name in TABLES:
         data.setdefault(name, {})
@@ -99,7 +100,7 @@ def check_shape(record: Mapping[str, Any], source: str) -> None:
     problems = validate(record)
     if problems:
         more = " (and %d more)" % (len(problems) - 1) if len(problems) > 1 else ""
-        raise UsageError("%s: not a valid facts record: %s%s" % (source, problems[0], more))
+        raise UsageError(tr("%s: not a valid facts record: %s%s") % (source, problems[0], more))
 
 
 def _schema_message(source: str, schema: Any, writer: Any) -> str:
@@ -120,7 +121,7 @@ def load(path: Path) -> dict[str, Any]:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise UsageError("%s: not a TOML facts file (not UTF-8 at byte %d)" % (path, exc.start)) from None
+        raise UsageError(tr("%s: not a TOML facts file (not UTF-8 at byte %d)") % (path, exc.start)) from None
     return loads(text, source=str(path))
 
 

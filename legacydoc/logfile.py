@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Optional
 
+from legacydoc.i18n import tr
 from legacydoc.logscan import MAX_LOG_BYTES, clean, decode
 from legacydoc.safe_io import Refused
 
@@ -104,28 +105,28 @@ def read_log(name: str, stdin: Optional[BinaryIO] = None) -> LogInput:
         stream = stdin
         if stream is None:
             if sys.stdin is None or not hasattr(sys.stdin, "buffer"):
-                raise Refused("-: cannot read the log: standard input is closed")
+                raise Refused(tr("-: cannot read the log: standard input is closed"))
             stream = sys.stdin.buffer
         try:
             return _from_stream(stream, "stdin")
         except (OSError, ValueError) as exc:
-            raise Refused("-: cannot read the log from standard input: %s" % exc) from None
+            raise Refused(tr("-: cannot read the log from standard input: %s") % exc) from None
     path = Path(name)
     shown = shown_name(str(path))
     try:
         st = os.stat(path)
     except OSError as exc:
-        raise Refused("%s: cannot read the log: %s" % (shown, exc.strerror or exc)) from None
+        raise Refused(tr("%s: cannot read the log: %s") % (shown, exc.strerror or exc)) from None
     if not stat.S_ISREG(st.st_mode):
         kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-        raise Refused("%s: cannot read the log: %s (give a file, or - for standard input)" % (shown, kind))
+        raise Refused(tr("%s: cannot read the log: %s (give a file, or - for standard input)") % (shown, kind))
     try:
         with open(path, "rb") as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):  # swapped after the stat
-                raise Refused("%s: cannot read the log: not a regular file" % shown)
+                raise Refused(tr("%s: cannot read the log: not a regular file") % shown)
             return _from_stream(handle, shown)
     except OSError as exc:
-        raise Refused("%s: cannot read the log: %s" % (shown, exc.strerror or exc)) from None
+        raise Refused(tr("%s: cannot read the log: %s") % (shown, exc.strerror or exc)) from None
 
 
 def log_facts(log: LogInput) -> dict:

@@ -20,6 +20,7 @@ from typing import Any, Optional
 
 from legacydoc import facts as facts_module
 from legacydoc.errors import UsageError
+from legacydoc.i18n import tr
 from legacydoc.safe_io import read_regular, read_small
 
 ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")
@@ -64,11 +65,11 @@ def load(path: Path, with_commands: bool = True) -> Replayed:
     command outputs are read only ``with_commands`` (report needs them, check does not)."""
     path = Path(path)
     if path.is_dir():
-        raise UsageError("%s: is a folder, not a facts file or report zip" % path)
+        raise UsageError(tr("%s: is a folder, not a facts file or report zip") % path)
     if is_zip(path):
         return _load_zip(path, with_commands)
     if path.suffix.lower() == ".zip" and path.exists():
-        raise UsageError("%s: not a zip archive (expected a report made by 'legacydoc report')" % path)
+        raise UsageError(tr("%s: not a zip archive (expected a report made by 'legacydoc report')") % path)
     return Replayed(record=facts_module.load(path), path=path, kind="facts")
 
 
@@ -120,9 +121,9 @@ class _SafeZip:
             self.zip = zipfile.ZipFile(io.BytesIO(data))
             infos = self.zip.infolist()
         except zipfile.BadZipFile as exc:
-            raise UsageError("%s: not a readable zip archive (truncated or damaged: %s)" % (path, exc)) from None
+            raise UsageError(tr("%s: not a readable zip archive (truncated or damaged: %s)") % (path, exc)) from None
         except (OSError, ValueError, EOFError, RuntimeError) as exc:
-            raise UsageError("%s: cannot read zip archive: %s" % (path, exc)) from None
+            raise UsageError(tr("%s: cannot read zip archive: %s") % (path, exc)) from None
         if len(infos) > MAX_MEMBERS:
             raise _refuse(path, "%d members (limit %d)" % (len(infos), MAX_MEMBERS))
         total = sum(i.file_size for i in infos)
@@ -148,14 +149,14 @@ class _SafeZip:
         except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, OSError, EOFError, ValueError, RuntimeError,
                 NotImplementedError) as exc:
             # CRC mismatch, lying sizes, unsupported compression: all mean "do not trust it"
-            raise UsageError("%s: not a readable zip archive (member %s: %s)"
+            raise UsageError(tr("%s: not a readable zip archive (member %s: %s)")
                              % (self.path, _shown(name), exc)) from None
         if len(data) > MAX_MEMBER_BYTES:
             raise _refuse(self.path, "member %s is larger than it claims" % _shown(name))
         try:
             return data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise UsageError("%s: member %s is not UTF-8 text (byte %d)"
+            raise UsageError(tr("%s: member %s is not UTF-8 text (byte %d)")
                              % (self.path, _shown(name), exc.start)) from None
 
     def close(self) -> None:
@@ -167,7 +168,7 @@ def _facts_member(members: dict[str, zipfile.ZipInfo], path: Path) -> str:
     a re-zipped report has one)."""
     found = [n for n in members if n.split("/")[-1].lower() == FACTS_NAME and n.count("/") <= 1]
     if not found:
-        raise UsageError("%s: no %s in this zip (is it a report from 'legacydoc report'?)" % (path, FACTS_NAME))
+        raise UsageError(tr("%s: no %s in this zip (is it a report from 'legacydoc report'?)") % (path, FACTS_NAME))
     if len(found) > 1:
         raise _refuse(path, "several %s members: %s" % (FACTS_NAME, ", ".join(_shown(n) for n in sorted(found))))
     return found[0]

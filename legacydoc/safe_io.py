@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Optional
 
 from legacydoc.errors import UsageError
+from legacydoc.i18n import tr
 
 BACKUP_SUFFIX = ".legacydoc-bak"
 MAX_BACKUPS = 1000
@@ -64,15 +65,15 @@ def resolve_target(path: Path) -> Path:
         st = os.stat(str(path))  # follows links; ELOOP for a loop
     except FileNotFoundError:
         if os.path.islink(str(path)):
-            raise Refused("%s is a symbolic link to %s, which does not exist"
+            raise Refused(tr("%s is a symbolic link to %s, which does not exist")
                           % (path, os.readlink(str(path)))) from None
         return path
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise Refused("%s is a symbolic link loop" % path) from None
-        raise Refused("%s cannot be examined: %s" % (path, exc.strerror or exc)) from None
+            raise Refused(tr("%s is a symbolic link loop") % path) from None
+        raise Refused(tr("%s cannot be examined: %s") % (path, exc.strerror or exc)) from None
     if not stat.S_ISREG(st.st_mode):
-        raise Refused("%s is %s: legacydoc writes only regular files" % (path, _kind(st.st_mode)))
+        raise Refused(tr("%s is %s: legacydoc writes only regular files") % (path, _kind(st.st_mode)))
     return Path(os.path.realpath(str(path)))
 
 
@@ -81,19 +82,19 @@ def check_writable(path: Path, need_read: bool = True) -> Path:
     real = resolve_target(path)
     folder = real.parent
     if not folder.is_dir():
-        raise Refused("cannot write %s: the folder %s does not exist" % (path, folder))
+        raise Refused(tr("cannot write %s: the folder %s does not exist") % (path, folder))
     if not os.access(str(folder), os.W_OK | os.X_OK):
-        raise Refused("cannot write %s: no permission to create files in %s (needed to replace it safely)"
+        raise Refused(tr("cannot write %s: no permission to create files in %s (needed to replace it safely)")
                       % (path, folder))
     if real.exists():
         st = os.stat(str(real))
         if need_read and not os.access(str(real), os.R_OK):
-            raise Refused("cannot write %s: it cannot be read, so it cannot be backed up first" % path)
+            raise Refused(tr("cannot write %s: it cannot be read, so it cannot be backed up first") % path)
         # root passes os.access whatever the mode: no write bit at all also means read-only
         if not os.access(str(real), os.W_OK) or not st.st_mode & 0o222:
-            raise Refused("cannot write %s: it is read-only; make it writable first if it should change" % path)
+            raise Refused(tr("cannot write %s: it is read-only; make it writable first if it should change") % path)
         if st.st_nlink > 1:
-            raise Refused("cannot write %s: it has %d hard links, and replacing it would split them"
+            raise Refused(tr("cannot write %s: it has %d hard links, and replacing it would split them")
                           % (path, st.st_nlink))
     return real
 
@@ -140,7 +141,7 @@ def _new_backup_name(real: Path) -> Path:
         if not os.path.lexists(str(candidate)):
             return candidate
         candidate = real.with_name("%s%s.%d" % (real.name, BACKUP_SUFFIX, n))
-    raise Refused("cannot back up %s: %d backups already exist" % (real, MAX_BACKUPS))
+    raise Refused(tr("cannot back up %s: %d backups already exist") % (real, MAX_BACKUPS))
 
 
 def backup(real: Path, old: bytes, mode: int) -> Path:
@@ -149,7 +150,7 @@ def backup(real: Path, old: bytes, mode: int) -> Path:
     _write_new_file(target, old, mode)
     if read_bytes(target) != old:
         _unlink(target)
-        raise Refused("cannot back up %s: the copy %s does not read back identical" % (real, target))
+        raise Refused(tr("cannot back up %s: the copy %s does not read back identical") % (real, target))
     return target
 
 
@@ -191,7 +192,7 @@ def replace_file(path: Path, data: bytes, keep_backup: bool = False) -> WriteRes
             if keep_backup:
                 old = read_bytes(real)
     except OSError as exc:
-        raise Refused("cannot write %s: reading it failed (%s)" % (path, exc.strerror or exc)) from None
+        raise Refused(tr("cannot write %s: reading it failed (%s)") % (path, exc.strerror or exc)) from None
     if keep_backup and old == data:
         return WriteResult(real, None, False)
     mode = stat.S_IMODE(existing.st_mode) if existing is not None else _default_mode()
@@ -219,7 +220,7 @@ def replace_file(path: Path, data: bytes, keep_backup: bool = False) -> WriteRes
             _unlink(leftover)
         if isinstance(exc, Refused):
             raise
-        raise Refused("cannot write %s: %s" % (path, exc.strerror or exc)) from None
+        raise Refused(tr("cannot write %s: %s") % (path, exc.strerror or exc)) from None
 
 
 def read_regular(path: Path, limit: int, what: str) -> bytes:
@@ -228,19 +229,19 @@ def read_regular(path: Path, limit: int, what: str) -> bytes:
     try:
         st = os.stat(str(path))
     except OSError as exc:
-        raise Refused("%s: cannot read %s: %s" % (path, what, exc.strerror or exc)) from None
+        raise Refused(tr("%s: cannot read %s: %s") % (path, what, exc.strerror or exc)) from None
     if not stat.S_ISREG(st.st_mode):
-        raise Refused("%s: not a %s: it is %s" % (path, what, _kind(st.st_mode)))
+        raise Refused(tr("%s: not a %s: it is %s") % (path, what, _kind(st.st_mode)))
     if st.st_size > limit:
-        raise Refused("%s: %s is %d bytes, more than the %d this reads" % (path, what, st.st_size, limit))
+        raise Refused(tr("%s: %s is %d bytes, more than the %d this reads") % (path, what, st.st_size, limit))
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(str(path), flags)
     except OSError as exc:
-        raise Refused("%s: cannot read %s: %s" % (path, what, exc.strerror or exc)) from None
+        raise Refused(tr("%s: cannot read %s: %s") % (path, what, exc.strerror or exc)) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped between stat and open
-            raise Refused("%s: not a %s" % (path, what))
+            raise Refused(tr("%s: not a %s") % (path, what))
         chunks: list[bytes] = []
         total = 0
         while total <= limit:
@@ -250,11 +251,11 @@ def read_regular(path: Path, limit: int, what: str) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
     except OSError as exc:
-        raise Refused("%s: cannot read %s: %s" % (path, what, exc.strerror or exc)) from None
+        raise Refused(tr("%s: cannot read %s: %s") % (path, what, exc.strerror or exc)) from None
     finally:
         os.close(fd)
     if total > limit:
-        raise Refused("%s: %s is more than the %d bytes this reads" % (path, what, limit))
+        raise Refused(tr("%s: %s is more than the %d bytes this reads") % (path, what, limit))
     return b"".join(chunks)
 
 

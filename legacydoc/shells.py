@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional, Union
 
 from legacydoc.errors import UsageError
+from legacydoc.i18n import tr
 
 SHELLS = ("bash", "zsh", "cmd", "powershell")
 STEP_KEYS = ("bash", "cmd", "powershell")
@@ -26,7 +27,7 @@ def choose(option: Optional[str]) -> Optional[str]:
     if value in ("ps", "pwsh"):
         value = "powershell"
     if value not in SHELLS:
-        raise UsageError("--shell: must be one of %s, got %r" % (", ".join(SHELLS), option))
+        raise UsageError(tr("--shell: must be one of %s, got %r") % (", ".join(SHELLS), option))
     return value
 
 

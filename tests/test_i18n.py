@@ -239,3 +239,13 @@ def test_every_config_advice_is_translated() -> None:
     whys = {row["why"] for kind in ("rename", "removed") for row in advice.get(kind, []) if row.get("why")}
     missing = sorted(whys - set(ZH["ui"]))
     assert whys and not missing, missing
+
+
+def test_refusals_are_one_line_in_chinese_too(tmp_path: Path) -> None:
+    folder = _cli("check", "--facts", str(tmp_path), env={"LEGACYDOC_LANG": "zh"})
+    timeout = _cli("check", "--lang", "zh", "--timeout", "0", env={})
+    for out in (folder, timeout):
+        err = out.stderr.decode("utf-8").strip()
+        assert out.returncode == 2 and len(err.splitlines()) == 1, err
+    assert "这是一个文件夹" in folder.stderr.decode("utf-8")
+    assert "必须大于 0" in timeout.stderr.decode("utf-8")

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from legacydoc.errors import UsageError
+from legacydoc.i18n import tr
 from legacydoc.plan.planner import Plan
 
 INSTALL_TIMEOUT_S = 1800.0
@@ -65,8 +66,8 @@ def _create_env(plan: Plan, env_dir: Path) -> list[Action]:
     if plan.env_kind == "conda":
         conda = shutil.which("conda")
         if conda is None:
-            raise UsageError("the plan needs conda (for pygpu), and conda is not on PATH; install Miniconda, "
-                             "or use legacydoc plan -o DIR and its environment.yml")
+            raise UsageError(tr("the plan needs conda (for pygpu), and conda is not on PATH; install Miniconda, "
+                                "or use legacydoc plan -o DIR and its environment.yml"))
         extra = ["m2w64-toolchain"] if plan.os == "windows" else []
         conda_pins = ["%s%s" % kv for kv in plan.conda_packages.items()]
         return [Action("create a conda environment with Python %s" % plan.python,
@@ -74,14 +75,14 @@ def _create_env(plan: Plan, env_dir: Path) -> list[Action]:
                         "pip", *conda_pins, *extra], CREATE_TIMEOUT_S)]
     interpreter = find_interpreter(plan.python)
     if interpreter is None:
-        raise UsageError("no Python %s on this machine (not on PATH, not under %s): install it (pyenv install %s, "
-                         "or python.org), then run legacydoc fix again" % (plan.python, PYENV_ROOT, plan.python))
+        raise UsageError(tr("no Python %s on this machine (not on PATH, not under %s): install it (pyenv install %s, "
+                            "or python.org), then run legacydoc fix again") % (plan.python, PYENV_ROOT, plan.python))
     if plan.python.startswith("2."):
         import importlib.util
 
         if importlib.util.find_spec("virtualenv") is None:
-            raise UsageError("a Python 2.7 environment needs virtualenv before 20.22 next to legacydoc: "
-                             "pip install \"virtualenv<20.22\", then run legacydoc fix again")
+            raise UsageError(tr("a Python 2.7 environment needs virtualenv before 20.22 next to legacydoc: "
+                                "pip install \"virtualenv<20.22\", then run legacydoc fix again"))
         # Python 2 has no venv module; virtualenv before 20.22 still creates Python 2 environments
         return [Action("create a Python 2.7 environment (virtualenv)",
                        [sys.executable, "-m", "virtualenv", "-q", "-p", interpreter[-1], str(env_dir)],
@@ -96,12 +97,13 @@ def actions(plan: Plan, env_dir: Path, current_python: Optional[str],
     out: list[Action] = []
     if plan.keep_env:
         if not current_python:
-            raise UsageError("the plan keeps the environment, but which python it is was not recorded; give --python")
+            raise UsageError(
+                tr("the plan keeps the environment, but which python it is was not recorded; give --python"))
         python = Path(current_python)
         if plan.conda_packages:  # pygpu into the conda environment in use (a new one gets it at creation)
             conda = shutil.which("conda")
             if conda is None or not current_prefix:
-                raise UsageError("the plan installs pygpu with conda, and %s; run the plan's conda line yourself"
+                raise UsageError(tr("the plan installs pygpu with conda, and %s; run the plan's conda line yourself")
                                  % ("conda is not on PATH" if conda is None else "the environment's prefix was "
                                     "not recorded"))
             out.append(Action("install %s from conda-forge" % ", ".join(plan.conda_packages),
@@ -109,7 +111,7 @@ def actions(plan: Plan, env_dir: Path, current_python: Optional[str],
                                *("%s%s" % kv for kv in plan.conda_packages.items())], INSTALL_TIMEOUT_S))
     else:
         if env_dir.exists() and any(env_dir.iterdir()):
-            raise UsageError("%s: exists and is not empty; give another --env folder (nothing is overwritten)"
+            raise UsageError(tr("%s: exists and is not empty; give another --env folder (nothing is overwritten)")
                              % env_dir)
         out += _create_env(plan, env_dir)
         python = env_python(env_dir, plan.env_kind == "conda")

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Mapping, Optional
 
 from legacydoc.errors import UsageError
+from legacydoc.i18n import tr
 from legacydoc.plan.planner import Plan, PlanError, make_plan
 from legacydoc.plan.project import ProjectScan, scan
 
@@ -17,7 +18,7 @@ def scan_project(project: Optional[Path], home: Optional[Path] = None) -> Option
     if project is None:
         return None
     if not project.is_dir():
-        raise UsageError("%s: --project is not a directory" % project)
+        raise UsageError(tr("%s: --project is not a directory") % project)
     found = scan(project)
     if found.keras_json is None and home is not None:
         read_home_keras_json(found, home)
@@ -46,7 +47,7 @@ def plan_for(record: Mapping[str, Any], project: Optional[ProjectScan]) -> Plan:
     try:
         return make_plan(record, project)
     except PlanError as exc:
-        raise UsageError("no plan: %s" % exc) from None
+        raise UsageError(tr("no plan: %s") % exc) from None
 
 
 def write_files(plan: Plan, folder: Path, shell: str) -> list[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from legacydoc.errors import UsageError
+from legacydoc.i18n import tr
 from legacydoc.plan.planner import Plan, requirement
 from legacydoc.safe_io import replace_file
 
@@ -69,11 +70,11 @@ def bundle(plan: Plan, markdown: str) -> dict[str, str]:
 def write_bundle(folder: Path, files: dict[str, str]) -> list[str]:
     """Write every file into ``folder`` (created if missing); the names written."""
     if folder.exists() and not folder.is_dir():
-        raise UsageError("%s: -o must be a folder, and this is a file" % folder)
+        raise UsageError(tr("%s: -o must be a folder, and this is a file") % folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UsageError("%s: cannot create the folder: %s" % (folder, exc.strerror or exc)) from None
+        raise UsageError(tr("%s: cannot create the folder: %s") % (folder, exc.strerror or exc)) from None
     written = []
     for name, text in files.items():
         newline_ok = text if name.endswith((".bat", ".ps1")) else text.replace("\r\n", "\n")

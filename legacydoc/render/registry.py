@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from legacydoc.errors import UsageError
+from legacydoc.i18n import tr
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ def choose(formats: dict[str, Format], name: str, option: str = "--format") -> F
     """The format called ``name`` (any case); a usage error naming the choices otherwise."""
     found = formats.get(str(name).lower())
     if found is None:
-        raise UsageError("%s: must be one of %s, got %r" % (option, ", ".join(formats), name))
+        raise UsageError(tr("%s: must be one of %s, got %r") % (option, ", ".join(formats), name))
     return found
 
 

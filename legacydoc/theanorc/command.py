@@ -31,10 +31,10 @@ SHOWN_DEFAULTS = ("device", "floatX", "mode", "cxx", "linker", "blas.ldflags", "
 
 def _check_record(record: Any) -> Mapping[str, Any]:
     if not isinstance(record, Mapping) or "schema" not in record and "theano_config" not in record:
-        raise UsageError("not a legacydoc facts record (no 'schema' and no 'theano_config' table)")
+        raise UsageError(tr("not a legacydoc facts record (no 'schema' and no 'theano_config' table)"))
     table = record.get("theano_config")
     if table is not None and not isinstance(table, Mapping):
-        raise UsageError("facts record: 'theano_config' must be a table")
+        raise UsageError(tr("facts record: 'theano_config' must be a table"))
     return record
 
 
@@ -184,14 +184,15 @@ def _choose_target(record: Mapping[str, Any], path: Optional[Path]) -> tuple[Pat
     if path is not None:
         text = str(path)
         if not text or "\0" in text:
-            raise UsageError("--write: not a usable path: %r" % text)
+            raise UsageError(tr("--write: not a usable path: %r") % text)
         return Path(os.path.abspath(os.path.expanduser(text))), "the path you gave", ()
     target = write_target(record)
     if target is None:
-        raise Refused("cannot tell which file Theano reads (no theano_config facts and no home folder); give PATH")
+        raise Refused(tr("cannot tell which file Theano reads (no theano_config facts and no home folder); give PATH"))
     if machine.is_windows(record) != (os.name == "nt"):
-        raise Refused("%s belongs to the %s machine the facts come from, not this one; give PATH to write the file here"
-                      % (target.path, machine.family(record)))
+        raise Refused(
+            tr("%s belongs to the %s machine the facts come from, not this one; give PATH to write the file here")
+            % (target.path, machine.family(record)))
     return Path(target.path), target.why, target.others
 
 
