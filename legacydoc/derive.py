@@ -92,6 +92,7 @@ DERIVED: dict[str, str] = {
     "theano.numpy_min": "the numpy its setup.py requires",
     "theano.numpy_too_old": "the installed numpy is older than that",
     "theano.preallocate_fraction": "lib.cnmem or gpuarray.preallocate as a fraction of GPU memory",
+    "theano.config_not_used": "where the log contradicts the recorded config (the run read another one)",
     "cudnn.version_number": "CUDNN_VERSION of the first header found",
     "cudnn.too_old_for_theano": "that is below the release's floor",
     "cudnn.newer_than_theano": "that is at or above the release's 'more recent than Theano' threshold",
@@ -682,6 +683,10 @@ def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[
             if name in shown:
                 out["backend"], out["backend_from_log"], out["wants_gpu"] = which, shown[name], True
                 break
+    if out["backend_known"]:
+        unused = config_not_used(facts, out.get("backend"))
+        if unused:
+            out["config_not_used"] = unused
     decision = readiness.gpu_decision(facts, device, theano_version, blockers=blockers)
     out["runs_on"] = decision.runs_on
     if decision.reasons:
@@ -689,6 +694,28 @@ def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[
     if decision.unknown:
         out["unknown_reasons"] = decision.unknown
     return out
+
+
+def config_not_used(facts: Mapping[str, Any], backend: Optional[str]) -> list[str]:
+    """Where the log contradicts the recorded config: the run that printed it read another
+    one (a launcher script that sets its own THEANO_FLAGS, another shell, another user).
+    Only settings the log states outright are compared: the old back-end's start-up line
+    says whether CNMeM is on. (Which back-end printed a message is no such proof: contexts=
+    and init_gpu_device start the gpuarray one whatever the device says.)"""
+    cnmem = effective(facts, "lib.cnmem")
+    wanted = cnmem.get("value") if cnmem and cnmem.get("source") != "default" else None
+    try:
+        asked = float(str(wanted)) > 0 if wanted is not None else False
+    except ValueError:
+        asked = False
+    matches = get(facts, "log.matches")
+    if backend != "old" or not asked or not isinstance(matches, list):
+        return []
+    for match in matches:
+        groups = match.get("groups") if isinstance(match, Mapping) else None
+        if isinstance(groups, Mapping) and groups.get("cnmem") == "disabled":
+            return [tr("the log says CNMeM is disabled, but the config sets lib.cnmem = %s") % wanted]
+    return []
 
 
 def readiness_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
