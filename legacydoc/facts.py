@@ -15,7 +15,7 @@ from typing import Any, Mapping, Optional
 from legacydoc import __version__, locate
 from legacydoc.areas import TABLE_NAMES
 from legacydoc.errors import UsageError
-from legacydoc.i18n import tr
+from legacydoc.i18n import N_, tr
 
 SCHEMA = 1
 # A real record is 5-50 KiB. The cap keeps check under 100 MB of memory on any record it
@@ -117,7 +117,7 @@ def load(path: Path) -> dict[str, Any]:
     from legacydoc.safe_io import read_regular
 
     path = Path(path)
-    raw = read_regular(path, MAX_FILE_BYTES, "facts file")
+    raw = read_regular(path, MAX_FILE_BYTES, N_("facts file"))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -20,7 +20,7 @@ from typing import Any, Optional
 
 from legacydoc import facts as facts_module
 from legacydoc.errors import UsageError
-from legacydoc.i18n import tr
+from legacydoc.i18n import N_, tr
 from legacydoc.safe_io import read_regular, read_small
 
 ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")
@@ -116,7 +116,7 @@ class _SafeZip:
     def __init__(self, path: Path) -> None:
         self.path = path
         # A regular file within the cap, read once: the archive is then parsed in memory.
-        data = read_regular(path, MAX_ZIP_BYTES, "report zip")
+        data = read_regular(path, MAX_ZIP_BYTES, N_("report zip"))
         try:
             self.zip = zipfile.ZipFile(io.BytesIO(data))
             infos = self.zip.infolist()

@@ -48,14 +48,14 @@ class WriteResult:
 
 def _kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
-        return "a folder"
+        return tr("a folder")
     if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
+        return tr("a FIFO (named pipe)")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
+        return tr("a device")
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
+        return tr("a socket")
+    return tr("not a regular file")
 
 
 def resolve_target(path: Path) -> Path:
@@ -229,19 +229,19 @@ def read_regular(path: Path, limit: int, what: str) -> bytes:
     try:
         st = os.stat(str(path))
     except OSError as exc:
-        raise Refused(tr("%s: cannot read %s: %s") % (path, what, exc.strerror or exc)) from None
+        raise Refused(tr("%s: cannot read %s: %s") % (path, tr(what), exc.strerror or exc)) from None
     if not stat.S_ISREG(st.st_mode):
-        raise Refused(tr("%s: not a %s: it is %s") % (path, what, _kind(st.st_mode)))
+        raise Refused(tr("%s: not a %s: it is %s") % (path, tr(what), _kind(st.st_mode)))
     if st.st_size > limit:
-        raise Refused(tr("%s: %s is %d bytes, more than the %d this reads") % (path, what, st.st_size, limit))
+        raise Refused(tr("%s: %s is %d bytes, more than the %d this reads") % (path, tr(what), st.st_size, limit))
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(str(path), flags)
     except OSError as exc:
-        raise Refused(tr("%s: cannot read %s: %s") % (path, what, exc.strerror or exc)) from None
+        raise Refused(tr("%s: cannot read %s: %s") % (path, tr(what), exc.strerror or exc)) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped between stat and open
-            raise Refused(tr("%s: not a %s") % (path, what))
+            raise Refused(tr("%s: not a %s") % (path, tr(what)))
         chunks: list[bytes] = []
         total = 0
         while total <= limit:
@@ -251,11 +251,11 @@ def read_regular(path: Path, limit: int, what: str) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
     except OSError as exc:
-        raise Refused(tr("%s: cannot read %s: %s") % (path, what, exc.strerror or exc)) from None
+        raise Refused(tr("%s: cannot read %s: %s") % (path, tr(what), exc.strerror or exc)) from None
     finally:
         os.close(fd)
     if total > limit:
-        raise Refused(tr("%s: %s is more than the %d bytes this reads") % (path, what, limit))
+        raise Refused(tr("%s: %s is more than the %d bytes this reads") % (path, tr(what), limit))
     return b"".join(chunks)
 
 

@@ -16,19 +16,21 @@ from typing import Any, Mapping, Optional, Sequence
 
 from legacydoc.errors import UsageError
 from legacydoc.facts import NotAFactsFile, get
+from legacydoc.i18n import N_, tr
 
-# What a desk sorts by, in the order they are printed.
+# What a desk sorts by, in the order they are printed (titles shown through tr).
 DIMENSIONS: tuple[tuple[str, str], ...] = (
-    ("root_cause", "Root cause (first error or warning)"),
+    ("root_cause", N_("Root cause (first error or warning)")),
     ("gpu", "GPU"),
-    ("driver", "Driver"),
-    ("cuda", "CUDA toolkit (nvcc)"),
+    ("driver", N_("Driver")),
+    ("cuda", N_("CUDA toolkit (nvcc)")),
     ("python", "Python"),
     ("theano", "Theano"),
 )
 SUFFIXES = (".zip", ".toml")
 MAX_FILES = 10_000  # a desk folder, not a file system walk without end
-UNKNOWN = "unknown"
+UNKNOWN = N_("unknown")
+NO_SUCH_FILE = N_("no such file or folder")
 
 
 @dataclass
@@ -38,13 +40,15 @@ class Entry:
     path: str
     errors: int
     warnings: int
-    values: dict[str, str]  # dimension -> value
+    values: dict[str, str]  # dimension -> value (English: the JSON, the CSV and the counts)
+    shown: dict[str, str] = field(default_factory=dict)  # dimension -> value in the reader's language
 
 
 @dataclass
 class Refused:
     path: str
     why: str
+    shown: str = ""  # why in the reader's language, where it differs
 
 
 @dataclass
@@ -53,6 +57,10 @@ class Triage:
     refused: list[Refused] = field(default_factory=list)
     skipped: int = 0  # files beyond MAX_FILES
     other_files: int = 0  # TOML files in a searched folder that are no facts record
+
+    def shown_values(self) -> dict[tuple[str, str], str]:
+        """(dimension, value) -> the value in the reader's language."""
+        return {(name, value): e.shown.get(name, value) for e in self.entries for name, value in e.values.items()}
 
     def counts(self) -> dict[str, list[tuple[str, int]]]:
         """Per dimension, (value, count) most frequent first, ties by value."""
@@ -79,67 +87,87 @@ def collect(paths: Sequence[Path]) -> tuple[list[Path], set[Path], list[Refused]
         elif path.exists():
             files.append(path)
         else:
-            refused.append(Refused(str(path), "no such file or folder"))
+            refused.append(Refused(str(path), NO_SUCH_FILE, tr(NO_SUCH_FILE)))
     unique = list(dict.fromkeys(files))
     return unique[:MAX_FILES], searched - set(paths), refused, max(0, len(unique) - MAX_FILES)
 
 
-def _major_minor(version: Any) -> str:
+Said = tuple[str, str]  # a value in English and in the reader's language
+
+
+def _said(template: str, *values: Any) -> Said:
+    return (template % values, tr(template) % values) if values else (template, tr(template))
+
+
+def _plain(value: Any) -> Said:
+    return str(value), str(value)
+
+
+def _major_minor(version: Any) -> Said:
     parts = str(version).split(".")
-    return ".".join(parts[:2]) if parts and parts[0].isdigit() else UNKNOWN
+    return _plain(".".join(parts[:2])) if parts and parts[0].isdigit() else _said(UNKNOWN)
 
 
-def _gpu(facts: Mapping[str, Any]) -> str:
+def _gpu(facts: Mapping[str, Any]) -> Said:
     devices = get(facts, "gpu.devices")
     if isinstance(devices, list) and devices:
         first = devices[0] if isinstance(devices[0], Mapping) else {}
-        name = str(first.get("name") or "GPU of unrecorded name")
-        return name if len(devices) == 1 else "%s (+%d more)" % (name, len(devices) - 1)
+        name = _plain(first["name"]) if first.get("name") else _said(N_("GPU of unrecorded name"))
+        if len(devices) == 1:
+            return name
+        more = len(devices) - 1
+        return "%s (+%d more)" % (name[0], more), tr("%s (+%d more)") % (name[1], more)
     if get(facts, "gpu.nvidia_smi.found") is False:
-        return "no NVIDIA driver"
+        return _said(N_("no NVIDIA driver"))
     if isinstance(devices, list) and get(facts, "gpu.nvidia_smi.rc") == 0:
-        return "none found"
-    return UNKNOWN
+        return _said(N_("none found"))
+    return _said(UNKNOWN)
 
 
-def _cuda(facts: Mapping[str, Any]) -> str:
+def _cuda(facts: Mapping[str, Any]) -> Said:
     if get(facts, "cuda.nvcc.found") is True:
-        return str(get(facts, "cuda.nvcc.version") or "nvcc of unrecorded version")
+        version = get(facts, "cuda.nvcc.version")
+        return _plain(version) if version else _said(N_("nvcc of unrecorded version"))
     if get(facts, "cuda.nvcc.found") is False:
-        return "no nvcc"
-    return UNKNOWN
+        return _said(N_("no nvcc"))
+    return _said(UNKNOWN)
 
 
-def _theano(facts: Mapping[str, Any]) -> str:
+def _theano(facts: Mapping[str, Any]) -> Said:
     flavour = get(facts, "derived.theano.flavour")
     if flavour == "none":
-        return "not installed"
+        return _said(N_("not installed"))
     if flavour not in ("theano", "theano-pymc"):
-        return UNKNOWN
+        return _said(UNKNOWN)
     name = "Theano-PyMC" if flavour == "theano-pymc" else "Theano"
     version = get(facts, "derived.theano.version")
-    return "%s %s" % (name, version) if version else "%s (release not recorded)" % name
+    return _plain("%s %s" % (name, version)) if version else _said(N_("%s (release not recorded)"), name)
 
 
-def _root_cause(result: Any) -> str:
+def _root_cause(result: Any) -> Said:
     for diag in result.diagnoses:
         if diag.severity in ("error", "warning"):
-            return "%s %s" % (diag.id, diag.name)
-    return "none (no error or warning)"
+            return _plain("%s %s" % (diag.id, diag.name))
+    return _said(N_("none (no error or warning)"))
 
 
-def values_of(result: Any) -> dict[str, str]:
+def _values(result: Any) -> dict[str, Said]:
     facts = result.facts
     python = get(facts, "python.version")
     driver = get(facts, "gpu.driver_version")
     return {
         "root_cause": _root_cause(result),
         "gpu": _gpu(facts),
-        "driver": str(driver) if driver else UNKNOWN,
+        "driver": _plain(driver) if driver else _said(UNKNOWN),
         "cuda": _cuda(facts),
-        "python": _major_minor(python) if python else UNKNOWN,
+        "python": _major_minor(python) if python else _said(UNKNOWN),
         "theano": _theano(facts),
     }
+
+
+def values_of(result: Any) -> dict[str, str]:
+    """Each dimension's value, in English (as the JSON and the CSV have it)."""
+    return {name: said[0] for name, said in _values(result).items()}
 
 
 def read_one(path: Path, rules: Sequence[Any], redactor_for: Any) -> Entry:
@@ -147,7 +175,9 @@ def read_one(path: Path, rules: Sequence[Any], redactor_for: Any) -> Entry:
     from legacydoc.diagnose import diagnose_file
 
     result = diagnose_file(path, rules, redactor_for)
-    return Entry(str(path), result.count("error"), result.count("warning"), values_of(result))
+    values = _values(result)
+    return Entry(str(path), result.count("error"), result.count("warning"),
+                 {name: said[0] for name, said in values.items()}, {name: said[1] for name, said in values.items()})
 
 
 def triage(paths: Sequence[Path], rules: Sequence[Any], redactor_for: Any,
@@ -173,6 +203,9 @@ def triage(paths: Sequence[Path], rules: Sequence[Any], redactor_for: Any,
 
 
 def _reason(message: str, path: Path) -> str:
-    """The error without the path it starts with (the path is shown beside it)."""
-    prefix = "%s: " % path
-    return message[len(prefix):] if message.startswith(prefix) else message
+    """The error without the path it starts with (the path is shown beside it); in Chinese
+    the path is followed by a full-width colon."""
+    for prefix in ("%s: " % path, "%s：" % path):
+        if message.startswith(prefix):
+            return message[len(prefix):]
+    return message

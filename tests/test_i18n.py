@@ -64,6 +64,7 @@ def test_every_rule_title_and_interface_string_is_translated() -> None:
     missing_titles = [r.id for r in RULES if "title" not in ZH["rules"].get(r.id, {})]
     assert missing_titles == []
     used = _tr_literals() | {a.title for a in AREAS} | {w for w in STATUS_WORDS.values() if not w.startswith("*")}
+    used |= _advice_whys()  # shown through tr(row["why"])
     used.discard("")
     assert sorted(used - set(ZH["ui"])) == []
     assert sorted(set(ZH["ui"]) - used) == []  # no stale entries
@@ -232,11 +233,15 @@ def test_explain_speaks_chinese() -> None:
     assert "可能的原因" in shown and "likely causes" not in shown
 
 
-def test_every_config_advice_is_translated() -> None:
+def _advice_whys() -> set[str]:
     from legacydoc.theanorc.schema import load_advice
 
     advice = load_advice()
-    whys = {row["why"] for kind in ("rename", "removed") for row in advice.get(kind, []) if row.get("why")}
+    return {row["why"] for kind in ("rename", "removed") for row in advice.get(kind, []) if row.get("why")}
+
+
+def test_every_config_advice_is_translated() -> None:
+    whys = _advice_whys()
     missing = sorted(whys - set(ZH["ui"]))
     assert whys and not missing, missing
 
@@ -249,3 +254,14 @@ def test_refusals_are_one_line_in_chinese_too(tmp_path: Path) -> None:
         assert out.returncode == 2 and len(err.splitlines()) == 1, err
     assert "这是一个文件夹" in folder.stderr.decode("utf-8")
     assert "必须大于 0" in timeout.stderr.decode("utf-8")
+
+
+def test_triage_and_diff_speak_chinese() -> None:
+    other = REPO / "fixtures" / "tickets" / "gh-libgpuarray-474" / "facts.toml"
+    env = {"LEGACYDOC_LANG": "zh"}
+    triage = _cli("triage", str(SEED), str(other), env=env)
+    diff = _cli("diff", str(SEED), str(other), env=env)
+    assert triage.returncode == 0 and diff.returncode in (0, 1), (triage.stderr, diff.stderr)
+    assert i18n.catalogue("zh")["ui"]["Root cause (first error or warning)"] in triage.stdout.decode("utf-8")
+    english = _cli("diff", str(SEED), str(other), env={})
+    assert diff.stdout != english.stdout and "LD303" in diff.stdout.decode("utf-8")

@@ -24,6 +24,7 @@ from legacydoc.bench.target_run import run_target_gemm, same_interpreter
 from legacydoc.bench.theano_bench import TheanoRun, run_theano
 from legacydoc.engine import Diagnosis, Rule
 from legacydoc.facts import get
+from legacydoc.i18n import N_, tr
 from legacydoc.probes.context import ProbeContext
 from legacydoc.redact import Redactor
 
@@ -92,7 +93,7 @@ def target_interpreter(record: dict[str, Any]) -> tuple[str, str, str]:
     path = str(python.get("executable") or python.get("executable_requested") or "")
     error = ""
     if not path:
-        error = str(python.get("error") or "no target interpreter found")
+        error = str(python.get("error") or N_("no target interpreter found"))  # shown through tr
     elif python.get("probe_ok") is False:
         error = "the target interpreter could not be probed: %s" % (python.get("error") or "unknown reason")
     return path, str(python.get("selected_by", "")), error
@@ -118,7 +119,7 @@ def _rerun(machine: Side, pairs: list[tuple[str, int]], budget_s: float, memory:
            before: bench_noise.Conditions, cores: Any) -> bench_noise.Verdict:
     """Measure the uneven sizes once more and keep, per size, the steadier of the two
     measurements; the verdict is then made again on what is kept."""
-    notes = []
+    notes = []  # (template, values): English in the JSON, the reader's language on screen
     for dtype, n in pairs:
         again = run_in_process(make_plan(budget_s / len(pairs), [n], dtypes=[dtype], available_mib=memory))
         sweep, fresh = machine.sweeps.get(dtype), again.sweeps.get(dtype)
@@ -128,11 +129,12 @@ def _rerun(machine: Side, pairs: list[tuple[str, int]], budget_s: float, memory:
             continue
         keep = bench_noise.steadier(old, new)
         sweep.sizes = [keep if s.n == n else s for s in sweep.sizes]
-        notes.append("%s n=%d: median %.0f%% -> %.0f%% below the best%s" % (
-            dtype, n, 100 * bench_noise.median_gap(old), 100 * bench_noise.median_gap(new),
-            "" if keep is new else " (first run kept)"))
+        template = (N_("%s n=%d: median %.0f%% -> %.0f%% below the best") if keep is new
+                    else N_("%s n=%d: median %.0f%% -> %.0f%% below the best (first run kept)"))
+        notes.append((template, (dtype, n, 100 * bench_noise.median_gap(old), 100 * bench_noise.median_gap(new))))
     judged = bench_noise.judge(list(machine.sweeps.values()), before, bench_noise.sample(), cores)
-    judged.rerun = notes
+    for template, values in notes:
+        judged.add_rerun(template, *values)
     return judged
 
 
@@ -164,7 +166,7 @@ def run_bench(
 
     say = progress or (lambda line: None)
     memory = get(record, "system.memory_available_mib")
-    say("legacydoc's numpy, up to %.0f s:" % machine_s)
+    say(tr("legacydoc's numpy, up to %.0f s:") % machine_s)
     on_size = lambda dtype, n, rate: say("  %s n=%d: %.1f GFLOPS" % (dtype, n, rate / 1e9))  # noqa: E731
     cores = get(record, "system.logical_cores")
     before = bench_noise.sample()
@@ -172,17 +174,17 @@ def run_bench(
     verdict = bench_noise.judge(list(machine.sweeps.values()), before, bench_noise.sample(), cores)
     rerun = bench_noise.rerun_plan(verdict)
     if rerun and machine.ok:
-        say("uneven runs: measuring %s again ..." % ", ".join("%s n=%d" % pair for pair in rerun))
+        say(tr("uneven runs: measuring %s again ...") % ", ".join("%s n=%d" % pair for pair in rerun))
         verdict = _rerun(machine, rerun, min(3.0, 0.3 * options.seconds), memory, before, cores)
     if with_target:
-        say("the target Python's numpy (%s), up to %.0f s ..." % (path, target_s))
+        say(tr("the target Python's numpy (%s), up to %.0f s ...") % (path, target_s))
     target = measure_target(ctx, path, error, machine, make_plan(target_s, options.sizes, available_mib=memory))
     theano = None
     if options.theano:
         if error:
             theano = TheanoRun(stage="import", error=error, python=path)
         else:
-            say("Theano's own GEMM in the target Python ...")
+            say(tr("Theano's own GEMM in the target Python ..."))
             theano = run_theano(ctx, path, theano_size(options, machine), max(0.5, options.seconds / 3.0))
 
     peak = estimate_peak(record, machine)

@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
+from legacydoc.i18n import N_, tr
+
 # The seed's layer and training run.
 CONV_H = CONV_W = 32
 CONV_CIN = CONV_COUT = 64
@@ -31,6 +33,8 @@ IMAGES = 50_000
 GPU_GEMM_FRACTION = 0.80
 GPU_NETWORK_FRACTION = 0.25
 SEED_BAR = (3.0, 5.0)
+# GpuSpeedup.bar as the text says it (the JSON keeps the English word).
+BAR_WORDS = {"plausible": N_("plausible"), "possible": N_("possible"), "unlikely": N_("unlikely")}
 
 
 def conv_flop_per_image(h: int = CONV_H, w: int = CONV_W, cin: int = CONV_CIN, cout: int = CONV_COUT,
@@ -116,7 +120,7 @@ def describe_seconds(seconds: Optional[float]) -> str:
         return "%.0f min" % (seconds / 60.0)
     if seconds < 72 * 3600:
         return "%.1f h" % (seconds / 3600.0)
-    return "%.1f days" % (seconds / 86400.0)
+    return tr("%.1f days") % (seconds / 86400.0)
 
 
 def meaning(gflops: Optional[float], gpu_names: Sequence[str] = (),

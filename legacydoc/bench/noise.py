@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
+from legacydoc.i18n import N_, tr
+
 MEDIAN_GAP_LIMIT = 0.20  # the median run more than 20 % slower than the best one
 WORST_RATIO_LIMIT = 3.0  # some run more than 3 times slower than the best one
 MIN_N_JUDGED = 256
@@ -57,6 +59,26 @@ class Verdict:
     after: Conditions = field(default_factory=Conditions)
     busy: bool = False  # other programs kept the CPU busy: a rerun would say nothing new
     rerun: list[str] = field(default_factory=list)  # "float32 n=2048: median 35% -> 4% below the best"
+    # The same sentences as (English template, values): shown in the reader's language, while
+    # reasons and rerun stay English (they are facts and JSON).
+    reason_templates: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
+    rerun_templates: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
+
+    def add_reason(self, template: str, *values: Any) -> None:
+        self.reasons.append(template % values)
+        self.reason_templates.append((template, values))
+
+    def add_rerun(self, template: str, *values: Any) -> None:
+        self.rerun.append(template % values)
+        self.rerun_templates.append((template, values))
+
+    def shown_reasons(self) -> list[str]:
+        """The reasons in the reader's language."""
+        return _shown(self.reasons, self.reason_templates)
+
+    def shown_rerun(self) -> list[str]:
+        """The rerun notes in the reader's language."""
+        return _shown(self.rerun, self.rerun_templates)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -70,6 +92,12 @@ class Verdict:
             "limits": {"median_gap": MEDIAN_GAP_LIMIT, "worst_ratio": WORST_RATIO_LIMIT, "min_n": MIN_N_JUDGED,
                        "load_share": LOAD_SHARE_LIMIT, "clock_change": CLOCK_CHANGE_LIMIT},
         }
+
+
+def _shown(english: list[str], templates: list[tuple[str, tuple[Any, ...]]]) -> list[str]:
+    if len(templates) != len(english):  # set as plain English text: shown as it is
+        return list(english)
+    return [tr(template) % values for template, values in templates]
 
 
 def _mean_mhz_linux() -> Optional[float]:
@@ -127,16 +155,16 @@ def judge(sweeps: Sequence[Any], before: Conditions, after: Conditions, cores: O
     verdict = Verdict(trustworthy=True, before=before, after=after)
     verdict.noisy = noisy_sizes(sweeps)
     for size in verdict.noisy[:4]:
-        verdict.reasons.append("%s n=%d: the runs ranged from %.1f to %.1f GFLOPS" % (
-            size.dtype, size.n, size.worst, size.best))
+        verdict.add_reason(N_("%s n=%d: the runs ranged from %.1f to %.1f GFLOPS"),
+                           size.dtype, size.n, size.worst, size.best)
     loads = [c.load_1m for c in (before, after) if c.load_1m is not None]
     if loads and cores and max(loads) > LOAD_SHARE_LIMIT * cores:
         verdict.busy = True
-        verdict.reasons.append("other programs kept the CPU busy: load average %.1f on %d logical cores"
-                               % (max(loads), cores))
+        verdict.add_reason(N_("other programs kept the CPU busy: load average %.1f on %d logical cores"),
+                           max(loads), cores)
     if before.mhz and after.mhz and abs(after.mhz - before.mhz) / before.mhz > CLOCK_CHANGE_LIMIT:
-        verdict.reasons.append("the CPU clock moved from %.0f to %.0f MHz during the run (power saving, "
-                               "turbo or heat)" % (before.mhz, after.mhz))
+        verdict.add_reason(N_("the CPU clock moved from %.0f to %.0f MHz during the run (power saving, "
+                              "turbo or heat)"), before.mhz, after.mhz)
     verdict.trustworthy = not verdict.reasons
     return verdict
 

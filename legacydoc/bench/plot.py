@@ -8,19 +8,23 @@ from typing import Any, Optional
 
 from legacydoc.bench.gemm import DTYPES
 from legacydoc.errors import UsageError
+from legacydoc.i18n import N_, tr
 
 BAR_WIDTH = 36
 PLOT_SUFFIXES = (".png", ".svg")
 
 
-def series(report: Any) -> list[tuple[str, list[tuple[int, float]]]]:
-    """(label, [(n, median GFLOPS)...]) for each numpy and dtype that has sizes."""
-    sides = [("legacydoc's numpy", report.machine)]
+def series(report: Any, translated: bool = False) -> list[tuple[str, list[tuple[int, float]]]]:
+    """(label, [(n, median GFLOPS)...]) for each numpy and dtype that has sizes; the labels in
+    the reader's language when ``translated`` (the plot file stays English: its font may
+    have no CJK glyphs)."""
+    sides = [(N_("legacydoc's numpy"), report.machine)]
     target = report.target
     if target is not None and target.ok and not target.same_as_machine:
-        sides.append(("target numpy", target))
+        sides.append((N_("target numpy"), target))
     out = []
     for name, side in sides:
+        name = tr(name) if translated else name
         for dtype in DTYPES:
             sweep = side.sweeps.get(dtype)
             points = [(s.n, s.gflops.median) for s in sweep.sizes] if sweep else []
@@ -32,11 +36,11 @@ def series(report: Any) -> list[tuple[str, list[tuple[int, float]]]]:
 def text_chart(report: Any) -> list[str]:
     """One bar per size and series, scaled to the highest rate; empty with fewer than two
     sizes (one figure is already in the table)."""
-    data = series(report)
+    data = series(report, translated=True)
     if not data or max(len(points) for _label, points in data) < 2:
         return []
     top = max(rate for _label, points in data for _n, rate in points) or 1.0
-    lines = ["GFLOPS by matrix size n (median of the runs; bars to scale, full = %.1f):" % top]
+    lines = [tr("GFLOPS by matrix size n (median of the runs; bars to scale, full = %.1f):") % top]
     for label, points in data:
         lines.append("  " + label)
         for n, rate in points:
@@ -50,14 +54,14 @@ def check_plot_target(path: Optional[Path]) -> None:
     if path is None:
         return
     if path.suffix.lower() not in PLOT_SUFFIXES:
-        raise UsageError("%s: --plot writes .png or .svg, not %r" % (path, path.suffix or "no suffix"))
+        raise UsageError(tr("%s: --plot writes .png or .svg, not %r") % (path, path.suffix or tr("no suffix")))
     from legacydoc.safe_io import check_writable
 
     check_writable(path, need_read=False)
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise UsageError("--plot needs matplotlib: pip install \"legacydoc[plot]\"") from None
+        raise UsageError(tr("--plot needs matplotlib: pip install \"legacydoc[plot]\"")) from None
 
 
 def write_plot(report: Any, path: Path) -> Path:

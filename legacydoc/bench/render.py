@@ -10,6 +10,7 @@ n = 512 figure (``n512``); then ``peak``, ``meaning``, ``theano`` (or null), ``f
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from typing import Any, Optional
 
@@ -17,6 +18,7 @@ from legacydoc import __version__
 from legacydoc.bench.command import BenchReport
 from legacydoc.bench.gemm import DTYPES, SEED_N, Side, SizeResult
 from legacydoc.bench.meaning import (
+    BAR_WORDS,
     BATCH,
     IMAGES,
     LAYERS,
@@ -28,10 +30,14 @@ from legacydoc.bench.meaning import (
 from legacydoc.bench.noise import MEDIAN_GAP_LIMIT, MIN_N_JUDGED
 from legacydoc.bench.plot import text_chart
 from legacydoc.engine import Diagnosis
+from legacydoc.i18n import N_, tr
 
 BENCH_SCHEMA = 1
 LABEL_WIDTH = 20
 COLUMN_WIDTH = 40
+# Where the BLAS thread count came from (the timing script's threads_source), as shown.
+THREAD_SOURCES = {"library": N_("from the BLAS library"), "environment": N_("environment"),
+                  "assumed: one per CPU": N_("assumed: one per CPU")}
 
 
 # --- JSON -------------------------------------------------------------------------------
@@ -77,22 +83,56 @@ def render_json(report: BenchReport, color: bool = False) -> str:
 # --- text ---------------------------------------------------------------------------------
 
 
+def _width(text: str) -> int:
+    """Terminal columns: a CJK character takes two."""
+    return sum(2 if ord(ch) >= 0x1100 else 1 for ch in text)
+
+
+def _ljust(text: str, width: int) -> str:
+    return text + " " * (width - _width(text))
+
+
+# A wide character on its own (a line may break before it), or a run of narrow ones, or
+# spaces; opening and closing punctuation stay with what they open and close.
+_TOKENS = re.compile(r"[（《「『]*(?:\s+|[^\s\u1100-\U0010ffff]+|[\u1100-\U0010ffff])[，。；：、！？）》」』]*")
+
+
+def _wrap(text: str, width: int, initial: str = "", subsequent: str = "") -> list[str]:
+    """textwrap.wrap, as the English text always was; text with wide characters (Chinese)
+    gets lines of at most ``width`` terminal columns, broken between words or before a wide
+    character."""
+    if _width(text) == len(text):
+        return textwrap.wrap(text, width=width, initial_indent=initial, subsequent_indent=subsequent)
+    lines: list[str] = []
+    line = initial
+    for token in _TOKENS.findall(" ".join(text.split())):
+        if line.strip() and _width(line) + _width(token.rstrip()) > width:
+            lines.append(line.rstrip())
+            line = subsequent
+            if token.isspace():
+                continue
+        line += token
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
 def _trust_section(report: BenchReport) -> list[str]:
     verdict = report.noise
     lines = []
     if verdict.trustworthy:
         before, after = verdict.before, verdict.after
-        load = ("load average %.1f" % max(before.load_1m, after.load_1m)
-                if before.load_1m is not None and after.load_1m is not None else "load not known on this OS")
-        clock = ("clock %.0f -> %.0f MHz" % (before.mhz, after.mhz)
-                 if before.mhz and after.mhz else "clock not readable here")
-        lines.append("Trust: steady (from n=%d the median run is within %.0f%% of the best; %s; %s)"
+        load = (tr("load average %.1f") % max(before.load_1m, after.load_1m)
+                if before.load_1m is not None and after.load_1m is not None else tr("load not known on this OS"))
+        clock = (tr("clock %.0f -> %.0f MHz") % (before.mhz, after.mhz)
+                 if before.mhz and after.mhz else tr("clock not readable here"))
+        lines.append(tr("Trust: steady (from n=%d the median run is within %.0f%% of the best; %s; %s)")
                      % (MIN_N_JUDGED, 100 * MEDIAN_GAP_LIMIT, load, clock))
     else:
-        lines.append("Trust: NOT reliable, measure again on a quiet machine:")
-        lines.extend("  - " + reason for reason in verdict.reasons)
+        lines.append(tr("Trust: NOT reliable, measure again on a quiet machine:"))
+        lines.extend("  - " + reason for reason in verdict.shown_reasons())
     if verdict.rerun:
-        lines.append("  measured again: " + "; ".join(verdict.rerun))
+        lines.append("  " + tr("measured again: %s") % tr("; ").join(verdict.shown_rerun()))
     return lines
 
 
@@ -112,13 +152,13 @@ def _ms(value: float) -> str:
 def _detail(size: Optional[SizeResult]) -> str:
     if size is None:
         return ""
-    return "(best %.1f, worst %.1f; %d runs)" % (size.gflops.best, size.gflops.worst, size.reps)
+    return tr("(best %.1f, worst %.1f; %d runs)") % (size.gflops.best, size.gflops.worst, size.reps)
 
 
 def _row(label: str, left: str, right: Optional[str] = None) -> str:
-    line = "  " + label.ljust(LABEL_WIDTH) + left
+    line = "  " + _ljust(label, LABEL_WIDTH) + left
     if right is not None:
-        line = line.ljust(2 + LABEL_WIDTH + COLUMN_WIDTH) + " " + right
+        line = _ljust(line, 2 + LABEL_WIDTH + COLUMN_WIDTH) + " " + right
     return line.rstrip()
 
 
@@ -126,7 +166,7 @@ def _threads(side: Side) -> str:
     if side.threads is None:
         return "?"
     source = side.blas.get("threads_source") or ""
-    text = "%d (%s)" % (side.threads, "from the BLAS library" if source == "library" else source)
+    text = "%d (%s)" % (side.threads, tr(THREAD_SOURCES[source]) if source in THREAD_SOURCES else source)
     if side.blas.get("threads_env_var"):
         text += ", %s=%s" % (side.blas["threads_env_var"], side.blas.get("threads_env_value"))
     return text
@@ -136,7 +176,8 @@ def _side_cells(side: Optional[Side]) -> dict[str, str]:
     if side is None:
         return {}
     if not side.ok:
-        return {"python": side.python_version or "-", "numpy": side.numpy or "-", "error": "not measured (see below)"}
+        return {"python": side.python_version or "-", "numpy": side.numpy or "-",
+                "error": tr("not measured (see below)")}
     cells = {
         "python": side.python_version,
         "numpy": side.numpy,
@@ -160,15 +201,16 @@ def _gemm_table(report: BenchReport) -> list[str]:
         target = None  # one column says it all
     left, right = _side_cells(machine), _side_cells(target)
     out = [
-        "CPU matrix product (GEMM, 2*n^3 FLOP each): medians of timed runs after one warm-up",
+        tr("CPU matrix product (GEMM, 2*n^3 FLOP each): medians of timed runs after one warm-up"),
         "",
-        _row("", "this machine (legacydoc's numpy)", "target interpreter" if target is not None else None),
+        _row("", tr("this machine (legacydoc's numpy)"), tr("target interpreter") if target is not None else None),
     ]
-    rows = [("Python", "python"), ("numpy", "numpy"), ("BLAS", "blas"), ("threads", "threads")]
+    rows = [("Python", "python"), ("numpy", "numpy"), ("BLAS", "blas"), (tr("threads"), "threads")]
     if machine.ok or (target is not None and target.ok):
-        rows += [("float32 sustained", "float32"), ("", "float32_detail"), ("float32 @ n=%d" % SEED_N, "float32_512"),
-                 ("float64 sustained", "float64"), ("", "float64_detail"), ("float64 @ n=%d" % SEED_N, "float64_512"),
-                 ("float32 / float64", "ratio")]
+        for dtype in DTYPES:
+            sustained = tr("float32 sustained") if dtype == "float32" else tr("float64 sustained")
+            rows += [(sustained, dtype), ("", dtype + "_detail"), ("%s @ n=%d" % (dtype, SEED_N), dtype + "_512")]
+        rows.append(("float32 / float64", "ratio"))
     for label, key in rows:
         l_cell = left.get(key, left.get("error", "-") if key == "blas" else "")
         r_cell = right.get(key, right.get("error", "-") if key == "blas" else "") if target is not None else None
@@ -177,24 +219,24 @@ def _gemm_table(report: BenchReport) -> list[str]:
         out.append(_row(label, l_cell, r_cell))
     for side in (machine, target):
         if side is not None and side.error:
-            name = "this machine" if side.label == "machine" else "target interpreter"
-            out.append("  %s: %s" % (name, side.error))
+            said = tr("this machine: %s") if side.label == "machine" else tr("target interpreter: %s")
+            out.append("  " + said % tr(side.error))
     if report.target_python:
         same = report.target is not None and report.target.same_as_machine
-        out.append("  target: %s%s%s" % (
+        out.append("  " + tr("target: %s%s%s") % (
             report.target_python,
-            " (chosen by %s)" % report.target_selected_by if report.target_selected_by else "",
-            ", legacydoc's own interpreter: measured once" if same else ""))
+            tr(" (chosen by %s)") % report.target_selected_by if report.target_selected_by else "",
+            tr(", legacydoc's own interpreter: measured once") if same else ""))
     return out
 
 
 def _peak_section(report: BenchReport) -> list[str]:
     peak = report.peak
-    out = ["The machine's limit"]
+    out = [tr("The machine's limit")]
     if peak.gflops_f32 is None:
-        out.append(_row("peak (estimate)", "unknown"))
+        out.append(_row(tr("peak (estimate)"), tr("unknown")))
     else:
-        out.extend(_wrapped("peak (estimate)", "%.0f GFLOPS float32, %.0f float64 = %s" % (
+        out.extend(_wrapped(tr("peak (estimate)"), tr("%.0f GFLOPS float32, %.0f float64 = %s") % (
             peak.gflops_f32, peak.gflops_f64 or 0, peak.formula())))
     parts = []
     for dtype in DTYPES:
@@ -203,14 +245,14 @@ def _peak_section(report: BenchReport) -> list[str]:
             continue
         fraction = peak.fraction(head.gflops.median, dtype)
         parts.append("%s %.1f GFLOPS%s" % (
-            dtype, head.gflops.median, " = %.0f%% of peak" % (100 * fraction) if fraction else ""))
+            dtype, head.gflops.median, tr(" = %.0f%% of peak") % (100 * fraction) if fraction else ""))
     if parts:
-        out.extend(_wrapped("measured", "; ".join(parts)))
+        out.extend(_wrapped(tr("measured"), tr("; ").join(parts)))
     head = report.machine.headline("float32")
     if head is not None and (peak.fraction(head.gflops.median) or 0) > 1.0:
-        out.extend(_wrapped("", "above the estimate: the cores run a faster clock or wider FMA units than assumed"))
+        out.extend(_wrapped("", tr("above the estimate: the cores run a faster clock or wider FMA units than assumed")))
     if peak.notes:
-        label = "uncertain because"
+        label = tr("uncertain because")
         for note in peak.notes:
             out.extend(_wrapped(label, "- " + note))
             label = ""
@@ -219,7 +261,7 @@ def _peak_section(report: BenchReport) -> list[str]:
 
 def _wrapped(label: str, text: str) -> list[str]:
     width = 100 - 2 - LABEL_WIDTH
-    lines = textwrap.wrap(text, width=width, subsequent_indent="  ") or [""]
+    lines = _wrap(text, width, subsequent="  ") or [""]
     return [_row(label if i == 0 else "", line) for i, line in enumerate(lines)]
 
 
@@ -228,25 +270,28 @@ def _meaning_section(report: BenchReport) -> list[str]:
     if head is None:
         return []
     gflops = head.gflops.median
-    out = ["What it means, at this machine's %.1f GFLOPS float32" % gflops]
-    out.extend(_wrapped("conv layer", "one 3x3 convolution, 64->64 channels on 32x32, batch %d, forward + backward "
-                        "(%.2f GFLOP): %s" % (BATCH, conv_batch_gflop(), describe_seconds(conv_layer_seconds(gflops)))))
-    out.extend(_wrapped("epoch", "%d such layers over %s images: %s" % (
+    out = [tr("What it means, at this machine's %.1f GFLOPS float32") % gflops]
+    out.extend(_wrapped(tr("conv layer"), tr("one 3x3 convolution, 64->64 channels on 32x32, batch %d, forward + "
+                                             "backward (%.2f GFLOP): %s")
+                        % (BATCH, conv_batch_gflop(), describe_seconds(conv_layer_seconds(gflops)))))
+    out.extend(_wrapped(tr("epoch"), tr("%d such layers over %s images: %s") % (
         LAYERS, format(IMAGES, ","), describe_seconds(epoch_seconds(gflops)))))
     target = report.target
     t_head = target.headline("float32") if target is not None and target.ok and not target.same_as_machine else None
     if t_head is not None and abs(t_head.gflops.median - gflops) > 0.1 * gflops:
-        out.extend(_wrapped("with target numpy", "%.1f GFLOPS: layer %s, epoch %s" % (
+        out.extend(_wrapped(tr("with target numpy"), tr("%.1f GFLOPS: layer %s, epoch %s") % (
             t_head.gflops.median, describe_seconds(conv_layer_seconds(t_head.gflops.median)),
             describe_seconds(epoch_seconds(t_head.gflops.median)))))
     gpus = report.meaning.get("gpus") or []
     if not gpus:
-        out.extend(_wrapped("GPU", "no GPU from the knowledge table was found by nvidia-smi, "
-                                   "so there is no speedup to estimate"))
+        out.extend(_wrapped("GPU", tr("no GPU from the knowledge table was found by nvidia-smi, "
+                                      "so there is no speedup to estimate")))
     for gpu in gpus:
-        out.extend(_wrapped("GPU", "%s, %.1f TFLOPS peak float32: %.0f-%.0fx this CPU (25%%-80%% of its peak); "
-                            "the seed's 3-5x bar is %s" % (gpu["name"], gpu["peak_tflops"], gpu["speedup_low"],
-                                                           gpu["speedup_high"], gpu["seed_bar_3_5x"])))
+        bar = gpu["seed_bar_3_5x"]
+        out.extend(_wrapped("GPU", tr("%s, %.1f TFLOPS peak float32: %.0f-%.0fx this CPU (25%%-80%% of its peak); "
+                                      "the seed's 3-5x bar is %s")
+                            % (gpu["name"], gpu["peak_tflops"], gpu["speedup_low"], gpu["speedup_high"],
+                               tr(BAR_WORDS[bar]) if bar in BAR_WORDS else bar)))
     return out
 
 
@@ -254,50 +299,54 @@ def _theano_section(report: BenchReport) -> list[str]:
     run = report.theano
     if run is None:
         return []
-    out = ["Theano (--theano, in the target interpreter)"]
+    out = [tr("Theano (--theano, in the target interpreter)")]
     if run.config or run.theano:
         flags = " ".join("%s=%s" % (k, v if v else '""') for k, v in run.config.items()
                          if k in ("device", "floatX", "blas.ldflags"))
-        out.extend(_wrapped("configuration", "Theano %s, numpy %s; %s" % (run.theano or "?", run.numpy or "?", flags)))
+        out.extend(_wrapped(tr("configuration"), tr("Theano %s, numpy %s; %s") % (
+            run.theano or "?", run.numpy or "?", flags)))
     if not run.ok:
-        out.extend(_wrapped("result", run.message()))
+        out.extend(_wrapped(tr("result"), run.message()))
         return out
-    out.extend(_wrapped("op", run.op_text))
+    out.extend(_wrapped(tr("op"), run.op_text))
     result = run.result
     if result is not None:
-        line = "%s (best %.1f, worst %.1f; %d runs)" % (_rate(result, with_n=False), result.gflops.best,
-                                                        result.gflops.worst, result.reps)
+        line = tr("%s (best %.1f, worst %.1f; %d runs)") % (_rate(result, with_n=False), result.gflops.best,
+                                                            result.gflops.worst, result.reps)
         out.extend(_wrapped("%s @ n=%d" % (run.dtype, run.n), line))
     if run.numpy_result is not None and result is not None and run.numpy_result.gflops.median > 0:
-        out.extend(_wrapped("vs numpy", "%.2fx numpy's dot in the same process (%.1f GFLOPS)" % (
+        out.extend(_wrapped(tr("vs numpy"), tr("%.2fx numpy's dot in the same process (%.1f GFLOPS)") % (
             result.gflops.median / run.numpy_result.gflops.median, run.numpy_result.gflops.median)))
     head = report.machine.headline("float32")
     speedup = run.speedup_over(head.gflops.median if head else None)
     if speedup is not None:
-        out.extend(_wrapped("vs this machine", "%.2fx the CPU baseline (%.1f GFLOPS float32)" % (
+        out.extend(_wrapped(tr("vs this machine"), tr("%.2fx the CPU baseline (%.1f GFLOPS float32)") % (
             speedup, head.gflops.median if head else 0)))
-    out.append(_row("import / compile", "%.1f s / %.1f s" % (run.import_s, run.compile_s)))
+    out.append(_row(tr("import / compile"), "%.1f s / %.1f s" % (run.import_s, run.compile_s)))
     return out
 
 
 def _diagnosis(diag: Diagnosis, indent: str = "  ") -> list[str]:
-    label = {"error": "ERROR", "warning": "WARNING", "info": "INFO"}.get(diag.severity, diag.severity.upper())
+    if diag.severity in ("error", "warning", "info"):
+        label = tr({"error": "ERROR", "warning": "WARNING", "info": "INFO"}[diag.severity])
+    else:
+        label = diag.severity.upper()
     out = ["%s%s %s [%s %s]" % (indent, label, diag.title, diag.id, diag.name)]
     pad = indent + "   "
     for para in diag.why.split("\n\n"):
-        out.extend(textwrap.wrap(" ".join(para.split()), width=96, initial_indent=pad, subsequent_indent=pad))
+        out.extend(_wrap(" ".join(para.split()), 96, pad, pad))
     if diag.fix:
-        out.append(pad + "Fix:")
+        out.append(pad + tr("Fix:"))
         for step in diag.fix:
             for i, line in enumerate(step.splitlines() or [""]):
                 out.append(pad + ("  - " if i == 0 else "    ") + line)
     for echo in diag.folded:
-        out.append(pad + "This also explains: %s [%s]" % (echo.title, echo.id))
+        out.append(pad + tr("This also explains: %s [%s]") % (echo.title, echo.id))
     return out
 
 
 def render_text(report: BenchReport, color: bool = False) -> str:
-    out = ["legacydoc bench: %.1f s budget, done in %.1f s (probing %.1f s)" % (
+    out = [tr("legacydoc bench: %.1f s budget, done in %.1f s (probing %.1f s)") % (
         report.options.seconds, report.elapsed_s, report.probe_s), ""]
     out.extend(_gemm_table(report))
     for section in (_trust_section(report), text_chart(report), _peak_section(report), _meaning_section(report),
@@ -307,9 +356,9 @@ def render_text(report: BenchReport, color: bool = False) -> str:
             out.extend(section)
     out.append("")
     if report.diagnoses:
-        out.append("Findings:")
+        out.append(tr("Findings:"))
         for diag in report.diagnoses:
             out.extend(_diagnosis(diag))
     else:
-        out.append("Findings: no performance problem found.")
+        out.append(tr("Findings: no performance problem found."))
     return "\n".join(out)

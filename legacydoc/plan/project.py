@@ -19,6 +19,7 @@ from typing import Iterator, Optional
 
 from packaging.requirements import InvalidRequirement, Requirement
 
+from legacydoc.i18n import N_
 from legacydoc.safe_io import Refused, read_regular
 
 MAX_FILES = 5000
@@ -104,7 +105,7 @@ def _read(path: Path, scan: ProjectScan) -> Optional[str]:
     """The file's text, or None (listed in ``unreadable``): only regular files, opened
     without blocking (a FIFO named requirements.txt must not hang the scan), size-capped."""
     try:
-        data = read_regular(path, MAX_BYTES, "project file")
+        data = read_regular(path, MAX_BYTES, N_("project file"))
     except Refused as exc:
         scan.unreadable.append(str(exc).replace(" more than the", " larger than the"))
         return None

@@ -7,44 +7,50 @@ import io
 import json
 from typing import Any
 
+from legacydoc.i18n import current, tr
 from legacydoc.render.check_markdown import md_cell
 from legacydoc.triage import DIMENSIONS, Triage
 
 
 def _header(t: Triage) -> str:
-    line = "%d record%s diagnosed, %d refused" % (
-        len(t.entries), "" if len(t.entries) == 1 else "s", len(t.refused))
+    records = len(t.entries)
+    line = (tr("%d record diagnosed, %d refused") if records == 1
+            else tr("%d records diagnosed, %d refused")) % (records, len(t.refused))
     if t.other_files:
-        line += ", %d other TOML file%s skipped (no facts record)" % (t.other_files, "" if t.other_files == 1 else "s")
+        line += (tr(", %d other TOML file skipped (no facts record)") if t.other_files == 1
+                 else tr(", %d other TOML files skipped (no facts record)")) % t.other_files
     if t.skipped:
-        line += ", %d more files not read (over the limit)" % t.skipped
+        line += tr(", %d more files not read (over the limit)") % t.skipped
     return line
 
 
 def render_text(t: Triage, color: bool = False) -> str:
-    lines = ["legacydoc triage: " + _header(t)]
+    lines = [tr("legacydoc triage: %s") % _header(t)]
     counts = t.counts()
+    shown = t.shown_values()
     total = len(t.entries) or 1
     for name, title in DIMENSIONS if t.entries else ():
-        lines += ["", title]
+        lines += ["", tr(title)]
         for value, count in counts[name]:
-            lines.append("  %5d  %3d%%  %s" % (count, round(100 * count / total), value))
+            lines.append("  %5d  %3d%%  %s" % (count, round(100 * count / total), shown.get((name, value), value)))
     if t.refused:
-        lines += ["", "Refused (each on its own; the others were read)"]
-        lines += ["  %s: %s" % (r.path, r.why) for r in t.refused]
+        lines += ["", tr("Refused (each on its own; the others were read)")]
+        lines += ["  %s: %s" % (r.path, r.shown or r.why) for r in t.refused]
     return "\n".join(lines)
 
 
 def render_markdown(t: Triage, color: bool = False) -> str:
-    lines = ["# legacydoc triage", "", _header(t) + "."]
+    lines = ["# legacydoc triage", "", _header(t) + ("。" if current() == "zh" else ".")]
     counts = t.counts()
+    shown = t.shown_values()
     total = len(t.entries) or 1
     for name, title in DIMENSIONS:
-        lines += ["", "## " + title, "", "| count | share | value |", "|---:|---:|---|"]
-        lines += ["| %d | %d%% | %s |" % (c, round(100 * c / total), md_cell(v)) for v, c in counts[name]]
+        lines += ["", "## " + tr(title), "", tr("| count | share | value |"), "|---:|---:|---|"]
+        lines += ["| %d | %d%% | %s |" % (c, round(100 * c / total), md_cell(shown.get((name, v), v)))
+                  for v, c in counts[name]]
     if t.refused:
-        lines += ["", "## Refused", "", "| file | why |", "|---|---|"]
-        lines += ["| %s | %s |" % (md_cell(r.path), md_cell(r.why)) for r in t.refused]
+        lines += ["", "## " + tr("Refused"), "", tr("| file | why |"), "|---|---|"]
+        lines += ["| %s | %s |" % (md_cell(r.path), md_cell(r.shown or r.why)) for r in t.refused]
     return "\n".join(lines)
 
 
