@@ -807,7 +807,7 @@ def bench(
     # Progress on stderr, only for a person at a terminal: a pipe or a CI log stays clean.
     on_terminal = sys.stderr is not None and sys.stderr.isatty()
     if on_terminal:
-        typer.echo("legacydoc bench: probing this machine ...", err=True)
+        typer.echo(tr("legacydoc bench: probing this machine ..."), err=True)
     record = facts.new_record(collect_all(ctx))
     # The interpreter paths in the output can hold the user's name: the same redaction stage.
     redactor = _redactor(record, no_redact)

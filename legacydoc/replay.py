@@ -49,8 +49,8 @@ class Replayed:
 
     @property
     def source(self) -> str:
-        what = "report" if self.kind == "report" else "facts from"
-        return "%s %s (collected %s)" % (what, self.path, self.record.get("collected_at", "?"))
+        what = tr("report %s (collected %s)") if self.kind == "report" else tr("facts from %s (collected %s)")
+        return what % (self.path, self.record.get("collected_at", "?"))
 
 
 def is_zip(path: Path) -> bool:

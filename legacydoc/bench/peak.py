@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional, Sequence
 
+from legacydoc.i18n import N_
+
 # (vector class, float32 FLOP per cycle per core, label)
 VECTOR_CLASSES: dict[str, tuple[int, str]] = {
     "avx512": (64, "AVX-512, two 512-bit FMA units"),
@@ -155,23 +157,23 @@ def vector_class(flags: Sequence[str], model: str = "", machine: str = "") -> tu
         if is_amd:
             if re.search(r"EPYC\s+9\d\d5|Ryzen.*\b9\d\d\d", model):
                 return "avx512", notes  # Zen 5: full-width 512-bit units
-            notes.append("AMD with AVX-512: Zen 4 runs it on 256-bit units (assumed here); Zen 5 has twice that")
+            notes.append(N_("AMD with AVX-512: Zen 4 runs it on 256-bit units (assumed here); Zen 5 has twice that"))
             return "avx512_256", notes
-        notes.append("AVX-512: assumes two 512-bit FMA units; "
-                     "many Xeon Bronze/Silver and client CPUs have one (half this)")
+        notes.append(N_("AVX-512: assumes two 512-bit FMA units; "
+                        "many Xeon Bronze/Silver and client CPUs have one (half this)"))
         return "avx512", notes
     if "avx2" in have and ("fma" in have or "fma3" in have):
         if is_amd and re.search(r"EPYC\s+7\d\d1|Ryzen\s+\d\s+[12]\d\d\d", model):
-            notes.append("AMD Zen 1 runs AVX2 on 128-bit units: half this")
+            notes.append(N_("AMD Zen 1 runs AVX2 on 128-bit units: half this"))
         return "avx2_fma", notes
     if "avx" in have:
         return "avx", notes
     if "sse2" in have or "sse4_2" in have:
         return "sse", notes
     if machine.lower() in ("aarch64", "arm64"):
-        notes.append("ARM: assumes two 128-bit NEON FMA units; SVE or Apple cores may do more")
+        notes.append(N_("ARM: assumes two 128-bit NEON FMA units; SVE or Apple cores may do more"))
         return "neon", notes
-    return "unknown", ["the CPU's vector instructions are unknown"]
+    return "unknown", [N_("the CPU's vector instructions are unknown")]
 
 
 def estimate(
@@ -203,7 +205,8 @@ def estimate(
         peak.cores, peak.cores_source = physical, "physical cores (/proc/cpuinfo)"
     elif logical:
         peak.cores, peak.cores_source = logical, "logical CPUs"
-        peak.notes.append("physical core count unknown: counted logical CPUs (with hyper-threading the peak is half)")
+        peak.notes.append(
+            N_("physical core count unknown: counted logical CPUs (with hyper-threading the peak is half)"))
     if affinity_cpus and peak.cores and logical and affinity_cpus < logical:
         # a container or taskset: only part of the machine is ours
         peak.cores = max(1, min(peak.cores, affinity_cpus))
@@ -216,16 +219,17 @@ def estimate(
     current = system.get("cpu_mhz")
     if max_mhz:
         peak.mhz, peak.mhz_source = max_mhz, "maximum boost clock (cpufreq)"
-        peak.notes.append("uses the maximum boost clock; with all cores busy on vector code CPUs usually run slower")
+        peak.notes.append(
+            N_("uses the maximum boost clock; with all cores busy on vector code CPUs usually run slower"))
     elif base_mhz:
         peak.mhz, peak.mhz_source = base_mhz, "base clock from the CPU's name"
-        peak.notes.append("uses the base clock from the CPU's name; turbo may run higher")
+        peak.notes.append(N_("uses the base clock from the CPU's name; turbo may run higher"))
     elif isinstance(current, (int, float)) and not isinstance(current, bool) and current > 0:
         peak.mhz, peak.mhz_source = float(current), "clock /proc/cpuinfo reports"
-        peak.notes.append("uses the clock /proc/cpuinfo reports (current or nominal); turbo may run higher")
+        peak.notes.append(N_("uses the clock /proc/cpuinfo reports (current or nominal); turbo may run higher"))
     else:
-        peak.notes.append("the CPU clock is unknown, so no peak can be computed")
+        peak.notes.append(N_("the CPU clock is unknown, so no peak can be computed"))
     if "hypervisor" in flags_set:
-        peak.notes.append("virtual machine: vCPUs may be hyper-threads or shared with other guests, "
-                          "and the reported clock is the host's nominal one")
+        peak.notes.append(N_("virtual machine: vCPUs may be hyper-threads or shared with other guests, "
+                             "and the reported clock is the host's nominal one"))
     return peak

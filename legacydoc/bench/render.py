@@ -254,7 +254,7 @@ def _peak_section(report: BenchReport) -> list[str]:
     if peak.notes:
         label = tr("uncertain because")
         for note in peak.notes:
-            out.extend(_wrapped(label, "- " + note))
+            out.extend(_wrapped(label, "- " + tr(note)))  # fixed notes are marked N_ in peak.py
             label = ""
     return out
 
