@@ -93,6 +93,7 @@ DERIVED: dict[str, str] = {
     "theano.numpy_too_old": "the installed numpy is older than that",
     "theano.preallocate_fraction": "lib.cnmem or gpuarray.preallocate as a fraction of GPU memory",
     "theano.config_not_used": "where the log contradicts the recorded config (the run read another one)",
+    "theano.log_contradicts_config": "the log states a setting other than the recorded config's (absent without a log)",
     "cudnn.version_number": "CUDNN_VERSION of the first header found",
     "cudnn.too_old_for_theano": "that is below the release's floor",
     "cudnn.newer_than_theano": "that is at or above the release's 'more recent than Theano' threshold",
@@ -685,8 +686,10 @@ def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[
                 break
     if out["backend_known"]:
         unused = config_not_used(facts, out.get("backend"))
-        if unused:
-            out["config_not_used"] = unused
+        if unused is not None:
+            out["log_contradicts_config"] = bool(unused)
+            if unused:
+                out["config_not_used"] = unused
     decision = readiness.gpu_decision(facts, device, theano_version, blockers=blockers)
     out["runs_on"] = decision.runs_on
     if decision.reasons:
@@ -696,25 +699,27 @@ def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[
     return out
 
 
-def config_not_used(facts: Mapping[str, Any], backend: Optional[str]) -> list[str]:
+def config_not_used(facts: Mapping[str, Any], backend: Optional[str]) -> Optional[list[str]]:
     """Where the log contradicts the recorded config: the run that printed it read another
-    one (a launcher script that sets its own THEANO_FLAGS, another shell, another user).
-    Only settings the log states outright are compared: the old back-end's start-up line
+    one (a launcher script that sets its own THEANO_FLAGS, another shell, another user), or
+    ran before the config was changed. None without a log; [] when nothing contradicts.
+    Only what the log states outright is compared: the old back-end's last start-up line
     says whether CNMeM is on. (Which back-end printed a message is no such proof: contexts=
     and init_gpu_device start the gpuarray one whatever the device says.)"""
+    matches = get(facts, "log.matches")
+    if not isinstance(matches, list):
+        return None
     cnmem = effective(facts, "lib.cnmem")
     wanted = cnmem.get("value") if cnmem and cnmem.get("source") != "default" else None
     try:
         asked = float(str(wanted)) > 0 if wanted is not None else False
     except ValueError:
         asked = False
-    matches = get(facts, "log.matches")
-    if backend != "old" or not asked or not isinstance(matches, list):
-        return []
-    for match in matches:
-        groups = match.get("groups") if isinstance(match, Mapping) else None
-        if isinstance(groups, Mapping) and groups.get("cnmem") == "disabled":
-            return [tr("the log says CNMeM is disabled, but the config sets lib.cnmem = %s") % wanted]
+    starts = [m.get("groups") for m in matches
+              if isinstance(m, Mapping) and m.get("id") == "theano-cuda-using-gpu-device"]
+    last = starts[-1] if starts else None  # a pasted log may hold several runs: the last one counts
+    if backend == "old" and asked and isinstance(last, Mapping) and last.get("cnmem") == "disabled":
+        return [tr("the log says CNMeM is disabled, but the config sets lib.cnmem = %s") % wanted]
     return []
 
 

@@ -11,10 +11,11 @@ with the same ``{placeholders}``. Anything not translated falls back to English,
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
-from typing import Any, Mapping, Optional
+from typing import Any, Iterator, Mapping, Optional
 
 from legacydoc.errors import UsageError
 
@@ -59,6 +60,19 @@ def use(lang: str) -> None:
 
 def current() -> str:
     return _current
+
+
+@contextlib.contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Within the block, tr() answers in ``lang``: English for what must stay ASCII (a
+    .theanorc Theano reads in the locale's encoding) or stay data (triage's JSON)."""
+    global _current
+    before = _current
+    use(lang)
+    try:
+        yield
+    finally:
+        _current = before
 
 
 @functools.lru_cache(maxsize=None)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Optional, Sequence
 
+from legacydoc import i18n
 from legacydoc.errors import UsageError
 from legacydoc.facts import NotAFactsFile, get
 from legacydoc.i18n import N_, tr
@@ -193,13 +194,28 @@ def triage(paths: Sequence[Path], rules: Sequence[Any], redactor_for: Any,
             if path in searched:  # a ticket's notes beside its record, say: not a record
                 out.other_files += 1
             else:
-                out.refused.append(Refused(str(path), _reason(str(exc), path)))
+                out.refused.append(_refused(path, exc, rules, redactor_for))
         except UsageError as exc:
-            out.refused.append(Refused(str(path), _reason(str(exc), path)))
+            out.refused.append(_refused(path, exc, rules, redactor_for))
         except (OSError, ValueError, RecursionError, MemoryError) as exc:
             # One hostile file never stops the desk: it is refused with its reason.
             out.refused.append(Refused(str(path), "%s: %s" % (type(exc).__name__, str(exc)[:200])))
     return out
+
+
+def _refused(path: Path, exc: Exception, rules: Sequence[Any], redactor_for: Any) -> Refused:
+    """The refusal in English (the JSON and CSV are data) and as the reader was told it:
+    the file is read again in English to get the same message in English."""
+    shown = _reason(str(exc), path)
+    if i18n.current() == "en":
+        return Refused(str(path), shown)
+    english = shown
+    with i18n.speaking("en"):
+        try:
+            read_one(path, rules, redactor_for)
+        except UsageError as again:  # NotAFactsFile is one
+            english = _reason(str(again), path)
+    return Refused(str(path), english, shown)
 
 
 def _reason(message: str, path: Path) -> str:

@@ -163,7 +163,7 @@ def test_config_findings_explain_themselves_in_chinese() -> None:
 
 def test_interface_translations_keep_their_format_specifiers_in_order() -> None:
     # tr(template) % args: a translation with other specifiers would raise or misplace values
-    spec = re.compile(r"%[sdr%]")
+    spec = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.\d+)?[sdrifgGeExXc%]")
     bad = [en for en, zh in ZH["ui"].items() if spec.findall(en) != spec.findall(zh)]
     assert bad == []
 
@@ -265,3 +265,25 @@ def test_triage_and_diff_speak_chinese() -> None:
     assert i18n.catalogue("zh")["ui"]["Root cause (first error or warning)"] in triage.stdout.decode("utf-8")
     english = _cli("diff", str(SEED), str(other), env={})
     assert diff.stdout != english.stdout and "LD303" in diff.stdout.decode("utf-8")
+
+
+def test_a_written_theanorc_stays_ascii_in_chinese(tmp_path: Path) -> None:
+    # Theano reads .theanorc in the locale's encoding (GBK on a Chinese Windows): the
+    # comments legacydoc writes must not carry the reader's language into the file.
+    target = tmp_path / "theanorc"
+    proc = _cli("theanorc", "--facts", str(SEED), "--write", str(target), "--yes", "--lang", "zh", env={})
+    assert proc.returncode == 0, proc.stderr
+    text = target.read_bytes()
+    assert text.isascii() and b"libgpuarray cannot load an NVRTC library" in text
+
+
+def test_triage_data_stays_english_under_chinese(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.toml"
+    broken.write_text("schema = 1\n[gpu\n")
+    zh = _cli("triage", "--format", "json", str(SEED), str(broken), env={"LEGACYDOC_LANG": "zh"})
+    en = _cli("triage", "--format", "json", str(SEED), str(broken), env={})
+    import json
+
+    assert json.loads(zh.stdout) == json.loads(en.stdout)
+    shown = _cli("triage", str(SEED), str(broken), env={"LEGACYDOC_LANG": "zh"}).stdout.decode("utf-8")
+    assert "不是 TOML 格式的事实记录文件" in shown

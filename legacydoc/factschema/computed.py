@@ -16,7 +16,7 @@ DERIVED = Table({
         "unknown_reasons": list_of(STR), "backend_known": BOOL, "backend_from_log": STR, "visible_gpus": INT,
         "device_gpu": STR, "old_backend": STR, "cudnn_min": INT,
         "cudnn_warn_from": INT, "lib_cnmem": BOOL, "hypot_fix": BOOL, "numpy_min": STR, "numpy_too_old": BOOL,
-        "preallocate_fraction": NUMBER, "config_not_used": list_of(STR),
+        "preallocate_fraction": NUMBER, "config_not_used": list_of(STR), "log_contradicts_config": BOOL,
     }),
     "blas": Table({"ldflags_set": BOOL, "ldflags": STR, "fix": STR}),
     "gpu": Table({"usable": BOOL, "failure": STR}),

@@ -214,10 +214,10 @@ def write(
         target, why, others = _choose_target(record, path)
         current = read_bytes(resolve_target(target))
     except Refused as exc:
-        err.write("legacydoc: not written: %s\n" % exc)
+        err.write(tr("legacydoc: not written: %s") % exc + "\n")
         return 2
     except OSError as exc:
-        err.write("legacydoc: not written: cannot read %s: %s\n" % (target, exc.strerror or exc))
+        err.write(tr("legacydoc: not written: cannot read %s: %s") % (target, exc.strerror or exc) + "\n")
         return 2
     generated = generate(record, config, str(target))
     data = _encode(generated.text, current, machine.is_windows(record))
@@ -234,7 +234,7 @@ def write(
     if current == data:
         out.write(tr("%s is already up to date: nothing to write.") % target + "\n")
         return 0
-    out.write("".join(diff) if diff else "(only line endings or bytes that do not decode differ)\n")
+    out.write("".join(diff) if diff else tr("(only line endings or bytes that do not decode differ)") + "\n")
     if not diff[-1:] or not diff[-1].endswith("\n"):
         out.write("\n")
     if dry_run:
@@ -244,7 +244,7 @@ def write(
         prompt = "Write %s%s? [y/N] " % (target, " (the old file is backed up first)" if current is not None else "")
         answer = confirm(prompt) if confirm is not None else _confirm(prompt, out)
         if answer is None:
-            err.write("legacydoc: not written: %s: no terminal to confirm on; run again with --yes\n" % target)
+            err.write(tr("legacydoc: not written: %s: no terminal to confirm on; run again with --yes") % target + "\n")
             return 2
         if not answer:
             out.write(tr("Not written.") + "\n")
@@ -252,7 +252,7 @@ def write(
     try:
         result = replace_file(target, data, keep_backup=True)
     except Refused as exc:
-        err.write("legacydoc: not written: %s\n" % exc)
+        err.write(tr("legacydoc: not written: %s") % exc + "\n")
         return 2
     if result.backup is not None:
         out.write(tr("Wrote %s (the previous file is saved as %s).") % (result.target, result.backup) + "\n")

@@ -190,6 +190,16 @@ def machine_same(a: str, b: str, source: Any) -> bool:
 
 
 def generate(record: Mapping[str, Any], config: EffectiveConfig, target: Optional[str] = None) -> Generated:
+    """The config file for this machine. Its comments are English whatever the reader's
+    language: Theano reads .theanorc in the locale's encoding (GBK on a Chinese Windows),
+    where UTF-8 Chinese text fails import theano."""
+    from legacydoc.i18n import speaking
+
+    with speaking("en"):
+        return _generate(record, config, target)
+
+
+def _generate(record: Mapping[str, Any], config: EffectiveConfig, target: Optional[str] = None) -> Generated:
     schema = config.schema
     lines: list[Line] = []
     notes: list[str] = []
