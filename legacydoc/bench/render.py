@@ -10,8 +10,6 @@ n = 512 figure (``n512``); then ``peak``, ``meaning``, ``theano`` (or null), ``f
 from __future__ import annotations
 
 import json
-import re
-import textwrap
 from typing import Any, Optional
 
 from legacydoc import __version__
@@ -31,6 +29,7 @@ from legacydoc.bench.noise import MEDIAN_GAP_LIMIT, MIN_N_JUDGED
 from legacydoc.bench.plot import text_chart
 from legacydoc.engine import Diagnosis
 from legacydoc.i18n import N_, tr
+from legacydoc.render.columns import ljust, wrap
 
 BENCH_SCHEMA = 1
 LABEL_WIDTH = 20
@@ -83,40 +82,6 @@ def render_json(report: BenchReport, color: bool = False) -> str:
 # --- text ---------------------------------------------------------------------------------
 
 
-def _width(text: str) -> int:
-    """Terminal columns: a CJK character takes two."""
-    return sum(2 if ord(ch) >= 0x1100 else 1 for ch in text)
-
-
-def _ljust(text: str, width: int) -> str:
-    return text + " " * (width - _width(text))
-
-
-# A wide character on its own (a line may break before it), or a run of narrow ones, or
-# spaces; opening and closing punctuation stay with what they open and close.
-_TOKENS = re.compile(r"[（《「『]*(?:\s+|[^\s\u1100-\U0010ffff]+|[\u1100-\U0010ffff])[，。；：、！？）》」』]*")
-
-
-def _wrap(text: str, width: int, initial: str = "", subsequent: str = "") -> list[str]:
-    """textwrap.wrap, as the English text always was; text with wide characters (Chinese)
-    gets lines of at most ``width`` terminal columns, broken between words or before a wide
-    character."""
-    if _width(text) == len(text):
-        return textwrap.wrap(text, width=width, initial_indent=initial, subsequent_indent=subsequent)
-    lines: list[str] = []
-    line = initial
-    for token in _TOKENS.findall(" ".join(text.split())):
-        if line.strip() and _width(line) + _width(token.rstrip()) > width:
-            lines.append(line.rstrip())
-            line = subsequent
-            if token.isspace():
-                continue
-        line += token
-    if line.strip():
-        lines.append(line.rstrip())
-    return lines
-
-
 def _trust_section(report: BenchReport) -> list[str]:
     verdict = report.noise
     lines = []
@@ -156,9 +121,9 @@ def _detail(size: Optional[SizeResult]) -> str:
 
 
 def _row(label: str, left: str, right: Optional[str] = None) -> str:
-    line = "  " + _ljust(label, LABEL_WIDTH) + left
+    line = "  " + ljust(label, LABEL_WIDTH) + left
     if right is not None:
-        line = _ljust(line, 2 + LABEL_WIDTH + COLUMN_WIDTH) + " " + right
+        line = ljust(line, 2 + LABEL_WIDTH + COLUMN_WIDTH) + " " + right
     return line.rstrip()
 
 
@@ -260,8 +225,8 @@ def _peak_section(report: BenchReport) -> list[str]:
 
 
 def _wrapped(label: str, text: str) -> list[str]:
-    width = 100 - 2 - LABEL_WIDTH
-    lines = _wrap(text, width, subsequent="  ") or [""]
+    columns = 100 - 2 - LABEL_WIDTH
+    lines = wrap(text, columns, subsequent="  ") or [""]
     return [_row(label if i == 0 else "", line) for i, line in enumerate(lines)]
 
 
@@ -334,7 +299,7 @@ def _diagnosis(diag: Diagnosis, indent: str = "  ") -> list[str]:
     out = ["%s%s %s [%s %s]" % (indent, label, diag.title, diag.id, diag.name)]
     pad = indent + "   "
     for para in diag.why.split("\n\n"):
-        out.extend(_wrap(" ".join(para.split()), 96, pad, pad))
+        out.extend(wrap(" ".join(para.split()), 96, pad, pad))
     if diag.fix:
         out.append(pad + tr("Fix:"))
         for step in diag.fix:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import textwrap
-
 from legacydoc.checkup import CheckResult
 from legacydoc.engine import Diagnosis
 from legacydoc.i18n import current, tr
+from legacydoc.render.columns import unfold, width, wrap
 
 # Plain ASCII marks: they survive every Windows console code page (cp936 included).
 MARKS = {"ok": "[ ok ]", "warning": "[warn]", "error": "[FAIL]", "unknown": "[ ?? ]"}
@@ -17,11 +16,10 @@ def _paint(text: str, status: str, color: bool) -> str:
     return "\033[%sm%s\033[0m" % (COLORS[status], text) if color and status in COLORS else text
 
 
-def _wrap(text: str, indent: str, width: int = 88) -> list[str]:
+def _wrap(text: str, indent: str, columns: int = 88) -> list[str]:
     lines: list[str] = []
     for para in text.split("\n\n"):
-        lines.extend(textwrap.wrap(" ".join(para.split()), width=width,
-                                   initial_indent=indent, subsequent_indent=indent))
+        lines.extend(wrap(unfold(para), columns, indent, indent))
     return lines
 
 
@@ -58,15 +56,10 @@ def _counts(checked: int, problems: int, undecided: int) -> str:
     return text + (", %d undecided" % undecided if undecided else "")
 
 
-def _width(text: str) -> int:
-    """Terminal columns: a CJK character takes two."""
-    return sum(2 if ord(ch) >= 0x1100 else 1 for ch in text)
-
-
 def render_check_text(result: CheckResult, color: bool = False) -> str:
     out = ["legacydoc check: %s" % result.source, ""]
     titles = {a.name: tr(a.title) for a in result.areas}
-    width = max(_width(t) for t in titles.values())
+    title_columns = max(width(t) for t in titles.values())
     fired = {d.id for d in result.every()}
     for area in result.areas:
         counts = _counts(area.checked, area.problems, len(area.undecided))
@@ -76,7 +69,7 @@ def render_check_text(result: CheckResult, color: bool = False) -> str:
             detail = "%s (%s)" % (area.summary, counts)
         else:
             detail = counts
-        title = titles[area.name] + " " * (width - _width(titles[area.name]))
+        title = titles[area.name] + " " * (title_columns - width(titles[area.name]))
         out.append("  %s %s  %s" % (_paint(MARKS[area.status], area.status, color), title, detail))
         if result.verbose:
             for rule_id in area.rules:
@@ -89,7 +82,7 @@ def render_check_text(result: CheckResult, color: bool = False) -> str:
                     state = tr("undecided") + (": %s: %s" % (tr("not recorded"), missing) if missing else "")
                 else:
                     state = tr("passed")
-                out.append("  %s %s %s" % (" " * (len(MARKS["ok"]) + width + 2), rule_id, state))
+                out.append("  %s %s %s" % (" " * (len(MARKS["ok"]) + title_columns + 2), rule_id, state))
     out.append("")
     if result.diagnoses:
         out.append(tr("Findings, root cause first:"))

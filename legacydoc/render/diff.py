@@ -7,15 +7,11 @@ from typing import Any
 
 from legacydoc.i18n import N_, tr
 from legacydoc.render.check_markdown import md_cell
+from legacydoc.render.columns import width
 from legacydoc.reportdiff import Diff, FactChange, shown
 
 NOT_RECORDED = N_("(not recorded)")
 SEVERITIES = {"error": N_("error"), "warning": N_("warning"), "info": N_("info")}
-
-
-def _width(text: str) -> int:
-    """Terminal columns: a CJK character takes two."""
-    return sum(2 if ord(ch) >= 0x1100 else 1 for ch in text)
 
 
 def _severity(f: dict[str, str]) -> str:
@@ -32,7 +28,7 @@ def _value(value: object) -> str:
 
 def _finding(f: dict[str, str]) -> str:
     severity = _severity(f)
-    return "%s %s %s" % (f["id"], severity + " " * (7 - _width(severity)), f["title"])
+    return "%s %s %s" % (f["id"], severity + " " * (7 - width(severity)), f["title"])
 
 
 def _change(c: FactChange) -> str:
@@ -42,7 +38,7 @@ def _change(c: FactChange) -> str:
 def _side(template: str, source: str, verdict: str) -> list[str]:
     """'  old: SOURCE' and its verdict below, under the source."""
     said = tr(template)
-    return ["  " + said % source, "  " + " " * _width(said.split("%s")[0]) + verdict]
+    return ["  " + said % source, "  " + " " * width(said.split("%s")[0]) + verdict]
 
 
 def render_text(d: Diff, color: bool = False) -> str:
