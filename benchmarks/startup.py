@@ -1,8 +1,9 @@
 """How long a person waits for legacydoc, against tools they know (issue #14, speed).
 
-Measured in one run on this machine, the commands interleaved so that a busy moment hits
-all of them alike; each figure is the median wall time of --runs runs, after one uncounted warm-up run
-of each (as installed: bytecode is cached):
+Measured in one run on this machine, the commands interleaved in a new random order each
+round, so that a busy moment, or what one command leaves behind, hits all of them alike;
+each figure is the median wall time of --runs runs, after one uncounted warm-up run of
+each (as installed: bytecode is cached):
 
 - ``legacydoc --help`` against ``python -c "import typer"`` (the floor any typer CLI
   pays): goal at most 1.5x;
@@ -18,9 +19,11 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import random
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -36,7 +39,15 @@ ENV["PYTHONPATH"] = str(REPO)
 
 def wall(argv: list[str]) -> float:
     started = time.perf_counter()
-    subprocess.run(argv, cwd=str(REPO), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300, env=ENV)
+    process = subprocess.Popen(argv, cwd=str(REPO), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
+    # Not wait(timeout=...): with a timeout, Python polls with sleeps of up to 50 ms, which
+    # is what a 0.1 s command's figure then measures. A timer kills a hung run instead.
+    watchdog = threading.Timer(300, process.kill)
+    watchdog.start()
+    try:
+        process.wait()
+    finally:
+        watchdog.cancel()
     return time.perf_counter() - started
 
 
@@ -59,9 +70,14 @@ def main() -> None:
     times: dict[str, list[float]] = {name: [] for name in commands}
     for argv in commands.values():  # a warm-up, not counted: bytecode and disk caches
         wall(argv)
+    # A fresh order each round: a command must not always run right after the same one
+    # (numba -s leaves work behind that slowed whatever came next by 40 ms).
+    order = random.Random(14)
+    names = list(commands)
     for _ in range(runs):
-        for name, argv in commands.items():
-            times[name].append(wall(argv))
+        order.shuffle(names)
+        for name in names:
+            times[name].append(wall(commands[name]))
     median = {name: statistics.median(values) for name, values in times.items()}
     for name, value in median.items():
         print("%-26s %6.3f s (median of %d)" % (name, value, runs))
