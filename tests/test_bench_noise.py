@@ -111,3 +111,16 @@ def test_the_rerun_keeps_the_steadier_measurement() -> None:
     # both uneven: the smaller gap between the median and the best run wins
     assert noise.uneven(first) and noise.uneven(wobbly)
     assert noise.steadier(first, wobbly) is wobbly and noise.steadier(wobbly, first) is wobbly
+
+
+def test_the_reasons_are_shown_in_chinese_and_stay_english_as_data() -> None:
+    from legacydoc import i18n
+
+    verdict = noise.judge([_sweep(_size(2048, 219.0, 150.0, 3.7))], noise.Conditions(load_1m=7.5), QUIET, cores=8)
+    english = list(verdict.reasons)
+    with i18n.speaking("zh"):
+        shown = verdict.shown_reasons()
+    assert verdict.reasons == english == verdict.shown_reasons()  # data and English screen alike
+    assert len(shown) == 2 and shown != english
+    assert "3.7" in shown[0] and "219.0" in shown[0] and "7.5" in shown[1]
+    assert all(any("\u4e00" <= ch <= "\u9fff" for ch in line) for line in shown)

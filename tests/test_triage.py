@@ -122,3 +122,14 @@ def test_diff_says_not_recorded_rather_than_removed(tmp_path: Path) -> None:
 def test_diff_of_a_missing_file_is_one_line(tmp_path: Path) -> None:
     proc = cli("diff", str(tmp_path / "a.zip"), str(tmp_path / "b.zip"))
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_a_refusal_loses_its_path_prefix_in_either_language() -> None:
+    from pathlib import Path
+
+    from legacydoc.triage import _reason
+
+    path = Path("/desk/a.zip")
+    assert _reason("/desk/a.zip: not a zip archive", path) == "not a zip archive"
+    assert _reason("/desk/a.zip：不是 zip 压缩包", path) == "不是 zip 压缩包"
+    assert _reason("something else", path) == "something else"
