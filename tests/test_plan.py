@@ -477,3 +477,33 @@ def test_fix_installs_the_planned_pygpu_into_the_conda_env_in_use(tmp_path: Path
     monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
     with pytest.raises(UsageError, match="conda is not on PATH"):
         apply.actions(plan, tmp_path / "unused", "/envs/old/bin/python", "/envs/old")
+
+
+def _without_compiler_facts(record: dict[str, Any]) -> dict[str, Any]:
+    record.pop("compilers", None)
+    return record
+
+
+@pytest.mark.parametrize("found", [None, "timed out"])
+def test_a_compiler_never_recorded_or_timed_out_is_not_planned_as_missing(found: str | None) -> None:
+    record = _without_compiler_facts(load(HEALTHY))
+    record["compilers"] = {}  # what a replayed record without the table holds
+    if found == "timed out":  # what the probe records when g++ -v did not finish
+        record["compilers"] = {"gxx": {"found": True, "path": "/usr/bin/g++", "source": "PATH", "timed_out": True},
+                               "gxx_all": [{"found": True, "path": "/usr/bin/g++", "source": "PATH",
+                                            "timed_out": True}]}
+    plan = make_plan(record)
+    assert not [s.title for s in plan.steps if "g++" in s.title or "Command Line Tools" in s.title]
+
+
+@pytest.mark.parametrize(("os_name", "says", "never"), [
+    ("linux", "apt install g++", "xcode-select"),
+    ("darwin", "xcode-select --install", "apt install"),
+])
+def test_a_missing_compiler_gets_the_step_of_its_os(os_name: str, says: str, never: str) -> None:
+    record = _without_compiler_facts(load(HEALTHY))
+    record["system"]["os"] = os_name
+    record["compilers"] = {"found": False, "gxx": {"found": False}, "gxx_all": [], "theano_cxx": ""}
+    titles = [s.title for s in make_plan(record).steps if s.manual]
+    assert any(says in t for t in titles), titles
+    assert not any(never in t for t in titles), titles

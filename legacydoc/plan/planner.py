@@ -437,11 +437,11 @@ def _frameworks(record: Mapping[str, Any], project: Optional[ProjectScan], packa
 
 
 def _compiler_steps(record: Mapping[str, Any], os_family: str, env_kind: str) -> list[Step]:
-    if readiness.theano_cxx(record) or readiness.usable_gxx(record):
+    cxx = readiness.theano_cxx(record)
+    if cxx or readiness.usable_gxx(record):
         return []
-    if readiness.theano_cxx(record) is None and readiness.usable_gxx(record) is None \
-            and get(record, "compilers") is None:
-        return []  # not probed: nothing to claim
+    if cxx is None:
+        return []  # not recorded, or g++ -v timed out: whether one is missing is unknown
     if os_family == "windows":
         if env_kind == "conda":
             line = "conda install -y m2w64-toolchain"
@@ -449,6 +449,11 @@ def _compiler_steps(record: Mapping[str, Any], os_family: str, env_kind: str) ->
                          {k: [line] for k in SHELL_KINDS}, kind="install", unblocks=3)]
         return [Step(N_("Install MinGW-w64 g++ and put its bin folder on PATH"), "Theano compiles its C code with g++; "
                      "without conda there is no package for it", manual=True, kind="manual", unblocks=3)]
+    if os_family == "darwin":
+        # /usr/bin/g++ is Apple clang, installed with the Command Line Tools; the command opens
+        # Apple's installer dialog, so the user runs it.
+        return [Step(N_("Install Apple's Command Line Tools (xcode-select --install): they provide g++ (clang)"),
+                     "Theano compiles its C code with g++", manual=True, kind="manual", unblocks=3)]
     return [Step(N_("Install g++ (on Debian/Ubuntu: sudo apt install g++)"), "Theano compiles its C code with g++",
                  manual=True, kind="manual", unblocks=3)]
 
