@@ -53,6 +53,7 @@ class CheckResult:
     plan: Any = None  # legacydoc.plan.planner.Plan, made by run_check before the rules
     plan_error: str = ""  # why no plan could be made
     shell: str = "bash"  # the shell the plan's commands are shown for
+    log_unexplained: list[dict[str, Any]] = field(default_factory=list)  # legacydoc.unsettled
 
     def every(self) -> list[Diagnosis]:
         """Every diagnosis, the folded ones included (root causes before their echoes)."""
@@ -81,6 +82,9 @@ class CheckResult:
                         "请先解决第一个错误。") % (errors, warnings)
             if warnings:
                 return "没有错误，%d 个警告：应该能运行，但请看一下警告。" % warnings
+            if self.log_unexplained:
+                return "%d 项检查没有发现问题，但日志中有 %d 条消息是现有信息解释不了的。" % (
+                    self.rules_checked, len(self.log_unexplained))
             return "%d 项检查，没有发现问题。" % self.rules_checked
         if errors:
             return ("%d error%s, %d warning%s: this setup will not run the legacy project as it is; "
@@ -95,6 +99,10 @@ class CheckResult:
                 warnings,
                 "" if warnings == 1 else "s",
             )
+        if self.log_unexplained:
+            count = len(self.log_unexplained)
+            return "no problems found in %d checks, but the log shows %d message%s they do not explain." % (
+                self.rules_checked, count, "" if count == 1 else "s")
         return "no problems found in %d checks." % self.rules_checked
 
     def target(self) -> dict[str, Any]:
@@ -143,6 +151,7 @@ class CheckResult:
             "counts": {s: self.count(s) for s in ("error", "warning", "info")},
             "areas": [a.to_dict() for a in self.areas],
             "diagnoses": [_diag_dict(d) for d in self.diagnoses],
+            "log_unexplained": self.log_unexplained,
             **self._plan_dict(),
         }
 
@@ -246,6 +255,8 @@ def run_check(record: Mapping[str, Any], rules: Sequence[Rule], source: str = "t
     except PlanError as exc:
         plan_error = str(exc)
     diagnoses = evaluate(rules, facts)
+    from legacydoc.unsettled import unsettled_messages
+
     return CheckResult(
         facts=facts,
         diagnoses=diagnoses,
@@ -255,4 +266,5 @@ def run_check(record: Mapping[str, Any], rules: Sequence[Rule], source: str = "t
         record=record,
         plan=plan,
         plan_error=plan_error,
+        log_unexplained=unsettled_messages(facts, rules, {d.id for d in _flatten(diagnoses)}),
     )

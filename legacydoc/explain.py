@@ -76,7 +76,7 @@ def in_reader_language(message: Message) -> Message:
     )
 
 
-def _status(rule: Optional[Rule], facts: Optional[Mapping[str, Any]]) -> str:
+def rule_status(rule: Optional[Rule], facts: Optional[Mapping[str, Any]]) -> str:
     if rule is None or facts is None:
         return UNKNOWN
     from legacydoc.engine.evaluation import fires, lookup, truth
@@ -117,7 +117,7 @@ def explain(
 
     def ref(rule_id: str) -> RuleRef:
         rule = rules_by_id.get(rule_id)
-        return RuleRef(rule_id, rule.name if rule else "(not in this rule pack)", _status(rule, facts))
+        return RuleRef(rule_id, rule.name if rule else "(not in this rule pack)", rule_status(rule, facts))
 
     found = []
     for match in log_table.get("matches", []) or []:

@@ -19,7 +19,7 @@ HEALTHY = REPO / "fixtures" / "healthy-linux-gtx1080ti-cuda102" / "facts.toml"
 
 # The documented shape of `check --format json` (README, "check --format json").
 TOP_KEYS = {"legacydoc_version", "facts_schema", "source", "verdict", "runs_on", "target", "counts", "areas", "diagnoses",
-            "plan"}
+            "log_unexplained", "plan"}
 PLAN_KEYS = {"os", "python", "python_now", "keep_env", "env_kind", "theano", "packages", "conda_packages", "reasons",
              "device", "theanorc", "env", "steps", "cannot", "keras_json", "notes", "wheels_generated"}
 DIAG_KEYS = {"id", "name", "area", "severity", "layer", "title", "why", "fix", "evidence", "references", "explains", "folded"}
@@ -260,3 +260,54 @@ def test_colour_follows_no_color_force_color_and_term_dumb() -> None:
                     os.environ[k] = saved[k]
     forced = run_cli("check", "--facts", str(HEALTHY), env={"FORCE_COLOR": "1", "NO_COLOR": ""})
     assert "\x1b[" in forced.stdout
+
+
+# A record that says only what a reporter said: Python 3.8 on macOS, Theano installed,
+# numpy's version not stated; and the first lines of their traceback (pymc-devs/pymc#5435).
+NUMPY_UNSTATED = """schema = 1
+[system]
+os = "darwin"
+[python]
+version = "3.8.12"
+[packages.theano]
+name = "Theano"
+version = "1.0.5"
+"""
+BLAS_SECTION_LOG = """NoSectionError                            Traceback (most recent call last)
+File ./venv/lib/python3.8/site-packages/theano/configparser.py:238, in TheanoConfigParser.fetch_val_for_key(self, key, delete_key)
+"""
+
+
+def test_a_log_message_no_finding_explains_is_listed_with_what_would_settle_it(tmp_path: Path) -> None:
+    facts, log = tmp_path / "facts.toml", tmp_path / "err.txt"
+    facts.write_text(NUMPY_UNSTATED, encoding="utf-8")
+    log.write_text(BLAS_SECTION_LOG, encoding="utf-8")
+    data = json.loads(run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout)
+    assert not [d for d in data["diagnoses"] if d["severity"] == "error"]
+    [item] = data["log_unexplained"]
+    assert item["message"] == "theano-config-no-section-blas" and item["line"] == 1
+    assert "LD105" in item["undecided"] and "packages.numpy.version" in item["unknown_facts"]
+    assert "LD119" in item["ruled_out"]  # it is about Theano before 1.0.4
+    assert "do not explain" in data["verdict"]
+    text = run_cli("check", "--facts", str(facts), "--log", str(log)).stdout
+    assert "In the log, but not explained by these facts:" in text
+    assert "legacydoc explain %s" % log in text
+    markdown = run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "markdown").stdout
+    assert "`theano-config-no-section-blas`" in markdown
+
+
+def test_a_log_message_a_finding_explains_is_not_listed_again(tmp_path: Path) -> None:
+    facts, log = tmp_path / "facts.toml", tmp_path / "err.txt"
+    # numpy 1.22 stated: the numpy rule decides, and its finding is what the log meant
+    facts.write_text(NUMPY_UNSTATED + '[packages.numpy]\nname = "numpy"\nversion = "1.22.0"\n', encoding="utf-8")
+    log.write_text(BLAS_SECTION_LOG, encoding="utf-8")
+    data = json.loads(run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout)
+    assert "LD105" in {d["id"] for d in data["diagnoses"]} | {f["id"] for d in data["diagnoses"] for f in d["folded"]}
+    assert data["log_unexplained"] == []
+    assert "do not explain" not in data["verdict"]
+
+
+def test_without_a_log_nothing_is_listed() -> None:
+    data = json.loads(run_cli("check", "--facts", str(HEALTHY), "--format", "json").stdout)
+    assert data["log_unexplained"] == []
+    assert "In the log" not in run_cli("check", "--facts", str(HEALTHY)).stdout

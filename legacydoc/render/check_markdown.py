@@ -77,6 +77,22 @@ def _plan(result: CheckResult) -> list[str]:
     return out
 
 
+def _log(result: CheckResult) -> list[str]:
+    """The log's messages no finding explains (legacydoc.unsettled)."""
+    from legacydoc.render.check_text import undecided_lines
+
+    if not result.log_unexplained:
+        return []
+    out = ["### %s" % tr("In the log, but not explained by these facts:").rstrip(":："), ""]
+    for item in result.log_unexplained:
+        out.append("- %s: `%s`: %s" % (tr("line %d") % item["line"], item["message"], md_text(item["text"])))
+        out.extend("  - " + md_text(line) for line in undecided_lines(item))
+    source = str((result.facts.get("log") or {}).get("source") or "LOG")
+    out += ["", md_text(tr("legacydoc explain %s lists each message's causes and what tells them apart; "
+                           "a report from the machine that failed settles them.") % source), ""]
+    return out
+
+
 def render_check_markdown(result: CheckResult, color: bool = False) -> str:
     out = ["## legacydoc check", "", "**%s** " % tr("Verdict:") + md_text(result.verdict()), "",
            md_text(result.runs_on()), ""]
@@ -90,6 +106,7 @@ def render_check_markdown(result: CheckResult, color: bool = False) -> str:
     out.append("")
     for diag in result.diagnoses:
         out.extend(_diagnosis(diag, 3))
+    out.extend(_log(result))
     out.extend(_plan(result))
     record = {k: v for k, v in result.facts.items() if k not in ("derived", "plan")}
     out.extend(["<details><summary>%s</summary>" % tr("Facts (TOML)"), ""])

@@ -90,6 +90,7 @@ def render_check_text(result: CheckResult, color: bool = False) -> str:
         for n, diag in enumerate(result.diagnoses, 1):
             out.extend(_diagnosis(diag, "%d." % n, color))
             out.append("")
+    out += log_lines(result)
     out.append(result.runs_on())
     label = tr("Verdict:")
     out.append(label + ("" if label.endswith("：") else " ") + result.verdict())  # no space after a full-width colon
@@ -106,4 +107,35 @@ def _plan_lines(result: CheckResult) -> list[str]:
     out = ["", "%s %s" % (tr("The plan:"), headline(result.plan))]
     out += steps_text(result.plan, result.shell)
     out.append(tr("(legacydoc plan -o DIR writes it as files: requirements.txt, environment.yml, theanorc, PLAN.md)"))
+    return out
+
+
+def log_lines(result: CheckResult, bullet: str = "  ") -> list[str]:
+    """The log's messages that no finding explains, with the checks that could not decide."""
+    if not result.log_unexplained:
+        return []
+    out = [tr("In the log, but not explained by these facts:"), ""]
+    for item in result.log_unexplained:
+        out.append("%s%s: %s" % (bullet, tr("line %d") % item["line"], item["message"]))
+        out.extend(_wrap(item["text"], bullet + "   "))
+        for line in undecided_lines(item):
+            out.extend(_wrap(line, bullet + "   "))
+    source = str((result.facts.get("log") or {}).get("source") or "LOG")
+    out.append("")
+    out += _wrap(tr("legacydoc explain %s lists each message's causes and what tells them apart; "
+                    "a report from the machine that failed settles them.") % source, "")
+    out.append("")
+    return out
+
+
+def undecided_lines(item: dict) -> list[str]:
+    """What could not settle a log message: the rules undecided (and the facts they lacked),
+    and those the facts ruled out."""
+    out = []
+    if item["undecided"]:
+        rules = ", ".join(item["undecided"])
+        facts = ", ".join(item.get("unknown_facts") or [])
+        out.append(tr("undecided: %s (not recorded: %s)") % (rules, facts) if facts else tr("undecided: %s") % rules)
+    if item["ruled_out"]:
+        out.append(tr("ruled out by the facts: %s") % ", ".join(item["ruled_out"]))
     return out

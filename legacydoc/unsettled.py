@@ -1,0 +1,62 @@
+"""The messages of a ``--log`` that no finding of ``check`` explains.
+
+A log that shows Theano failing is a fact, even when the record lacks what would tell its
+causes apart (a reconstructed record, a probe that timed out). ``check`` then found no
+problem among the facts it has, but it must not let the log pass in silence: each such
+message is listed with the checks that would settle it and why they could not.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from legacydoc.engine import Rule
+from legacydoc.facts import get
+
+MAX_SHOWN = 5  # a long log repeats itself; the first few messages are the ones to read
+MAX_FACTS = 4  # the unknown facts named per message
+
+
+def unsettled_messages(facts: Mapping[str, Any], rules: Sequence[Rule], fired: set[str]) -> list[dict[str, Any]]:
+    """For each catalogue message found in the log whose rules none fired: its id, line,
+    text, and the rules that could not decide (``undecided``: the facts they need are
+    unknown) or were ruled out by the facts (``ruled_out``)."""
+    matches = get(facts, "log.matches")
+    if not isinstance(matches, list) or not matches:
+        return []
+    from legacydoc.explain import RULED_OUT, UNKNOWN, rule_status
+    from legacydoc.messages import by_id, catalogue
+
+    known = by_id(catalogue())
+    by_rule = {rule.id: rule for rule in rules}
+    from legacydoc.engine.evaluation import unknown_rules
+
+    lacking = unknown_rules(rules, facts)  # rule id -> the facts it needed and did not have
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for match in matches:
+        if not isinstance(match, Mapping):
+            continue
+        message = known.get(str(match.get("id")))
+        if message is None or message.id in seen:
+            continue
+        seen.add(message.id)
+        pointed = message.all_rules()
+        if not pointed or fired.intersection(pointed):
+            continue
+        states = {rule_id: rule_status(by_rule.get(rule_id), facts) for rule_id in pointed}
+        undecided = [r for r, s in states.items() if s == UNKNOWN]
+        needs: list[str] = []
+        for rule_id in undecided:
+            needs += [f for f in lacking.get(rule_id, []) if f not in needs]
+        # What a record can say first: the derived facts follow from those.
+        needs.sort(key=lambda fact: fact.startswith("derived."))
+        out.append({
+            "message": message.id,
+            "line": int(match.get("line", 0) or 0),
+            "text": str(match.get("text", ""))[:200],
+            "undecided": undecided,
+            "unknown_facts": needs[:MAX_FACTS],
+            "ruled_out": [r for r, s in states.items() if s == RULED_OUT],
+        })
+    return out[:MAX_SHOWN]
