@@ -104,6 +104,7 @@ DERIVED: dict[str, str] = {
     "pygpu.libgpuarray_version": "the libgpuarray C library's version (package metadata or conda)",
     "pygpu.matches_libgpuarray": "pygpu and the libgpuarray library are the same release",
     "pygpu.would_fail": "pygpu's version unknown: the libgpuarray releases that would fail here",
+    "pygpu.context_per_log": "the log shows Theano opened a GPU context with the installed pygpu",
     "pygpu.api": "GPUARRAY_API_VERSION of that pygpu release (libgpuarray_releases)",
     "pygpu.rejects_cuda_major_gt_9": "that release refuses a driver reporting CUDA 10 or newer",
     "gxx.count": "how many distinct g++ toolchains",
@@ -483,7 +484,9 @@ def pygpu_facts(
             # pygpu is built against one libgpuarray release; conda pins the two together.
             out["matches_libgpuarray"] = mine.release[:3] == theirs.release[:3]
     installed = bool(_dist(facts, "pygpu")) or isinstance(get(facts, "packages.conda.pygpu"), Mapping)
-    if installed and not version:
+    if readiness.log_shows_pygpu_context(facts):
+        out["context_per_log"] = True
+    elif installed and not version:
         failing = pygpu_would_fail(required, driver_max, get(facts, "gpu.driver_version"), os_family)
         if failing:
             out["would_fail"] = failing

@@ -30,6 +30,9 @@ SHOWS = {
     "gpuarray-backend": "Theano ran with the new GPU back-end (theano.gpuarray, pygpu)",
     "old-backend": "Theano ran with the old GPU back-end (theano.sandbox.cuda, device=gpu*)",
     "pygpu-import-failed": "`import pygpu` failed in the interpreter that printed the log",
+    # Printed by init_dev after its pygpu/libgpuarray version checks and pygpu.init()
+    # (Theano rel-0.9.0 .. rel-1.0.5 theano/gpuarray/__init__.py).
+    "pygpu-context-created": "pygpu passed that Theano's version checks and opened a GPU context",
     "old-backend-removed": "the Theano that printed it no longer has the old back-end (0.10 and later)",
 }
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")

@@ -85,6 +85,14 @@ def log_shows_pygpu_import_failed(record: Mapping[str, Any]) -> bool:
     return "pygpu-import-failed" in shown_by_log(record)
 
 
+def log_shows_pygpu_context(record: Mapping[str, Any]) -> bool:
+    """The log has a line Theano prints only after pygpu passed its version checks and
+    opened a GPU context: whatever pygpu is installed, it works with that Theano."""
+    from legacydoc.messages import shown_by_log
+
+    return "pygpu-context-created" in shown_by_log(record)
+
+
 def pygpu_installed(record: Mapping[str, Any]) -> str:
     """How the record shows a pygpu installation, in words ('' when it does not)."""
     dist = get(record, "packages.pygpu")
