@@ -50,6 +50,7 @@ class Outcome:
     top: list[str]  # ids of the first error/warning findings
     found: bool
     contradicted: list[str] = field(default_factory=list)  # must_not ids claimed as errors
+    why: str = ""  # for a miss: what each root-cause rule made of the facts
 
 
 def cases() -> list[Case]:
@@ -78,7 +79,34 @@ def score(case: Case, rules: list[Rule], with_log: bool) -> Outcome:
     # under another is shown as that cause's consequence (cudnn.h missing under a GPU cuDNN
     # cannot run on), which is what the accepted answers say of their symptoms.
     contradicted = sorted({d.id for d in result.diagnoses if d.severity == "error" and d.id in must_not})
-    return Outcome(case, with_log, top, found, contradicted)
+    return Outcome(case, with_log, top, found, contradicted, "" if found else why_missed(case, rules, result))
+
+
+def why_missed(case: Case, rules: list[Rule], result: CheckResult) -> str:
+    """Per root-cause rule (the first three): fired lower down, folded, undecided and the
+    facts it lacked, or ruled out by the facts."""
+    from legacydoc.engine.evaluation import unknown_rules
+    from legacydoc.explain import RULED_OUT, rule_status
+
+    by_id = {rule.id: rule for rule in rules}
+    ranked = [d.id for d in result.diagnoses if d.severity in ("error", "warning")]
+    every = {d.id for d in result.every()}
+    lacking = unknown_rules(rules, result.facts)
+    parts = []
+    for rule_id in case.root_cause[:3]:
+        if rule_id in ranked:
+            parts.append("%s ranked %d" % (rule_id, ranked.index(rule_id) + 1))
+        elif rule_id in every:
+            parts.append("%s folded or info" % rule_id)
+        elif rule_id in lacking:
+            parts.append("%s undecided (%s)" % (rule_id, ", ".join(lacking[rule_id][:2]) or "?"))
+        elif rule_status(by_id.get(rule_id), result.facts) == RULED_OUT:
+            parts.append("%s ruled out" % rule_id)
+        elif rule_id in by_id and by_id[rule_id].log_only:
+            parts.append("%s: its message is not in the log" % rule_id)
+        else:
+            parts.append("%s quiet" % rule_id)
+    return "; ".join(parts)
 
 
 def run(with_log: bool, rules: Optional[list[Rule]] = None) -> list[Outcome]:
@@ -108,11 +136,12 @@ def report(facts_only: list[Outcome], with_log: list[Outcome]) -> str:
         for name, found, total in table(with_log, by):
             lines.append("  %-14s %3d/%-3d %5.1f%%" % (name, found, total, 100 * found / total))
     misses = [o for o in with_log if not o.found]
-    lines.append("missed with the log (%d): expected -> first findings; why" % len(misses))
+    lines.append("missed with the log (%d): accepted cause: expected -> first findings; why" % len(misses))
     for o in misses:
-        lines.append("  %s: %s -> %s; %s" % (
-            o.case.id, "/".join(o.case.root_cause) or "(no rule names this cause yet)",
-            ", ".join(o.top) or "nothing", ", ".join(o.case.expect.get("causes", []))))
+        lines.append("  %s: %s: %s -> %s; %s" % (
+            o.case.id, ", ".join(o.case.expect.get("causes", [])),
+            "/".join(o.case.root_cause) or "(no rule names this cause yet)",
+            ", ".join(o.top) or "nothing", o.why))
     contradicted = [o for o in with_log if o.contradicted]
     lines.append("error claims the accepted answer contradicts: %d" % len(contradicted))
     for o in contradicted:
