@@ -17,8 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Optional
 
-from packaging.requirements import InvalidRequirement, Requirement
-
 from legacydoc.i18n import N_
 from legacydoc.safe_io import Refused, read_regular
 
@@ -157,6 +155,10 @@ def _requirement(text: str, where: str) -> Optional[Pin]:
     egg = re.search(r"#egg=([\w.\-]+)", text)
     if egg and "://" in text:
         return Pin(egg.group(1), "", where, url=text.split("#", 1)[0])
+    # Imported here: packaging.requirements brings its markers and tags modules, which only
+    # a project's pins need (not every check).
+    from packaging.requirements import InvalidRequirement, Requirement
+
     try:
         req = Requirement(text)
     except InvalidRequirement:
