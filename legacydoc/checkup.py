@@ -82,10 +82,12 @@ class CheckResult:
                         "请先解决第一个错误。") % (errors, warnings)
             if warnings:
                 return "没有错误，%d 个警告：应该能运行，但请看一下警告。" % warnings
+            text = "%d 项检查没有发现问题" % self.decided()
+            if self.undecided():
+                text += "（另有 %d 项因缺少信息无法判定）" % self.undecided()
             if self.log_unexplained:
-                return "%d 项检查没有发现问题，但日志中有 %d 条消息是现有信息解释不了的。" % (
-                    self.rules_checked, len(self.log_unexplained))
-            return "%d 项检查，没有发现问题。" % self.rules_checked
+                text += "，但日志中有 %d 条消息是现有信息解释不了的" % len(self.log_unexplained)
+            return text + "。"
         if errors:
             return ("%d error%s, %d warning%s: this setup will not run the legacy project as it is; "
                     "fix the first error first.") % (
@@ -99,11 +101,21 @@ class CheckResult:
                 warnings,
                 "" if warnings == 1 else "s",
             )
+        decided = self.decided()
+        text = "no problems found in %d check%s" % (decided, "" if decided == 1 else "s")
+        if self.undecided():
+            text += " (%d more could not decide: the facts they need are unknown)" % self.undecided()
         if self.log_unexplained:
             count = len(self.log_unexplained)
-            return "no problems found in %d checks, but the log shows %d message%s they do not explain." % (
-                self.rules_checked, count, "" if count == 1 else "s")
-        return "no problems found in %d checks." % self.rules_checked
+            text += ", but the log shows %d message%s they do not explain" % (count, "" if count == 1 else "s")
+        return text + "."
+
+    def undecided(self) -> int:
+        """Rules that could not decide: the facts they need are not known."""
+        return sum(len(area.undecided) for area in self.areas)
+
+    def decided(self) -> int:
+        return self.rules_checked - self.undecided()
 
     def target(self) -> dict[str, Any]:
         """The interpreter checked, and why it was the one chosen."""
