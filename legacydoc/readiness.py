@@ -112,6 +112,8 @@ def theano_cxx(record: Mapping[str, Any]) -> Optional[str]:
     value = get(record, "compilers.theano_cxx")
     if isinstance(value, str):
         return value
+    if get(record, "compilers.clang.timed_out") is True:
+        return None  # macOS: Theano would use clang++, whose answer never came
     if get(record, "compilers.found") is False or get(record, "compilers.gxx.found") is False:
         return ""
     return None

@@ -484,7 +484,7 @@ def _without_compiler_facts(record: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
-@pytest.mark.parametrize("found", [None, "timed out"])
+@pytest.mark.parametrize("found", [None, "timed out", "clang timed out"])
 def test_a_compiler_never_recorded_or_timed_out_is_not_planned_as_missing(found: str | None) -> None:
     record = _without_compiler_facts(load(HEALTHY))
     record["compilers"] = {}  # what a replayed record without the table holds
@@ -492,6 +492,10 @@ def test_a_compiler_never_recorded_or_timed_out_is_not_planned_as_missing(found:
         record["compilers"] = {"gxx": {"found": True, "path": "/usr/bin/g++", "source": "PATH", "timed_out": True},
                                "gxx_all": [{"found": True, "path": "/usr/bin/g++", "source": "PATH",
                                             "timed_out": True}]}
+    if found == "clang timed out":  # macOS: no g++, and clang++ (Theano's compiler there) did not answer
+        record["system"]["os"] = "darwin"
+        record["compilers"] = {"found": False, "gxx": {"found": False}, "gxx_all": [],
+                               "clang": {"found": True, "path": "/usr/bin/clang++", "timed_out": True}}
     plan = make_plan(record)
     assert not [s.title for s in plan.steps if "g++" in s.title or "Command Line Tools" in s.title]
 
