@@ -44,7 +44,10 @@ def wrap(text: str, columns: int, initial: str = "", subsequent: str = "") -> li
     """textwrap.wrap for narrow text; text with wide characters gets lines of at most
     ``columns`` terminal columns, broken between words or before a wide character."""
     if width(text) == len(text):
-        return textwrap.wrap(text, width=columns, initial_indent=initial, subsequent_indent=subsequent)
+        # Paths, package names and options are copied from here: never broken at a hyphen
+        # or inside a word (a long path runs past the margin instead).
+        return textwrap.wrap(text, width=columns, initial_indent=initial, subsequent_indent=subsequent,
+                             break_on_hyphens=False, break_long_words=False)
     lines: list[str] = []
     line = initial
     for token in _TOKENS.findall(" ".join(text.split())):
