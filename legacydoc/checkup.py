@@ -54,6 +54,7 @@ class CheckResult:
     plan_error: str = ""  # why no plan could be made
     shell: str = "bash"  # the shell the plan's commands are shown for
     log_unexplained: list[dict[str, Any]] = field(default_factory=list)  # legacydoc.unsettled
+    facts_file: str = ""  # the --facts FILE replayed ("" when this machine was probed)
 
     def every(self) -> list[Diagnosis]:
         """Every diagnosis, the folded ones included (root causes before their echoes)."""
@@ -82,9 +83,9 @@ class CheckResult:
                         "请先解决第一个错误。") % (errors, warnings)
             if warnings:
                 return "没有错误，%d 个警告：应该能运行，但请看一下警告。" % warnings
-            text = "%d 项检查没有发现问题" % self.decided()
-            if self.undecided():
-                text += "（另有 %d 项因缺少信息无法判定）" % self.undecided()
+            text = "%d 项检查没有发现问题" % self.rules_checked
+            if self.unknown_areas():
+                text += "（%d 个方面的情况未知，无法检查）" % self.unknown_areas()
             if self.log_unexplained:
                 text += "，但日志中有 %d 条消息是现有信息解释不了的" % len(self.log_unexplained)
             return text + "。"
@@ -101,21 +102,18 @@ class CheckResult:
                 warnings,
                 "" if warnings == 1 else "s",
             )
-        decided = self.decided()
-        text = "no problems found in %d check%s" % (decided, "" if decided == 1 else "s")
-        if self.undecided():
-            text += " (%d more could not decide: the facts they need are unknown)" % self.undecided()
+        text = "no problems found in %d checks" % self.rules_checked
+        if self.unknown_areas():
+            unknown = self.unknown_areas()
+            text += " (%d of %d areas are unknown: nothing was checked there)" % (unknown, len(self.areas))
         if self.log_unexplained:
             count = len(self.log_unexplained)
             text += ", but the log shows %d message%s they do not explain" % (count, "" if count == 1 else "s")
         return text + "."
 
-    def undecided(self) -> int:
-        """Rules that could not decide: the facts they need are not known."""
-        return sum(len(area.undecided) for area in self.areas)
-
-    def decided(self) -> int:
-        return self.rules_checked - self.undecided()
+    def unknown_areas(self) -> int:
+        """Areas not probed, not in the record, or whose probe failed or timed out."""
+        return sum(area.status == "unknown" for area in self.areas)
 
     def target(self) -> dict[str, Any]:
         """The interpreter checked, and why it was the one chosen."""

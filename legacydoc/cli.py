@@ -347,6 +347,7 @@ def check(
                       project=scan_project(project, home=Path.home() if facts_file is None else None))
     result.verbose = verbose
     result.shell = shells.for_facts(result.record)
+    result.facts_file = str(facts_file) if facts_file is not None else ""
     color = use_color(sys.stdout)
     echo_any(chosen.render(result, redactor, color=color) + "\n", color=color or None)
     raise typer.Exit(result.exit_code(strict))

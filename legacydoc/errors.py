@@ -14,6 +14,12 @@ def one_line(text: str) -> str:
                         text)
 
 
+def flat_line(value: object, limit: int = 200) -> str:
+    """A log excerpt from a record (a report zip may be hostile) as one short line: no line
+    breaks to forge a heading in markdown, no escape codes to reach the terminal."""
+    return one_line(" ".join(str(value).split()))[:limit]
+
+
 class UsageError(Exception):
     """Bad usage or unreadable input. The message names the file and the problem; it is
     always one line (see :func:`one_line`)."""

@@ -8,6 +8,8 @@ the ``tool`` and ``releases`` that print it, the ``source`` line that raises it,
 those causes, the ``fixes``, public ``reports`` that quote it, and ``rules``: the rules the
 message alone is evidence for (the rule fires on it unless the facts contradict it), and
 ``shows``: what the message proves about the machine where the record is silent (SHOWS).
+``informational = true`` marks a message healthy runs print too (a start-up banner, a
+compile lock taken over): ``check --log`` never lists it as a failure left unexplained.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from legacydoc import locate
 from legacydoc.errors import UsageError
 
 REQUIRED = ("id", "pattern", "example", "tool", "source", "meaning", "causes")
-OPTIONAL = ("releases", "tells_apart", "fixes", "reports", "rules", "within", "note", "shows")
+OPTIONAL = ("releases", "tells_apart", "fixes", "reports", "rules", "within", "note", "shows", "informational")
 # What a message can prove about the machine it was printed on. Only the module that prints
 # it decides: theano.gpuarray's messages exist only when that back-end was chosen, and
 # "pygpu was configured but could not be imported" means `import pygpu` failed there.
@@ -65,6 +67,7 @@ class Message:
     rules: tuple[str, ...] = ()  # what the message alone is evidence for
     within: tuple[str, ...] = ()  # messages this one is usually wrapped in (the umbrellas)
     shows: tuple[str, ...] = ()  # what the message proves about the machine (SHOWS)
+    informational: bool = False  # healthy runs print it too: evidence, never a failure to explain
     origin: str = field(default="", compare=False)
 
     def all_rules(self) -> list[str]:
@@ -116,6 +119,9 @@ def message_from_table(table: Any, origin: str) -> Message:
     for name in shows:
         if name not in SHOWS:
             raise CatalogueError("%s: 'shows' has unknown '%s' (known: %s)" % (where, name, ", ".join(sorted(SHOWS))))
+    informational = table.get("informational", False)
+    if not isinstance(informational, bool):
+        raise CatalogueError("%s: 'informational' must be true or false" % where)
     return Message(
         id=table["id"],
         pattern=pattern,
@@ -131,6 +137,7 @@ def message_from_table(table: Any, origin: str) -> Message:
         rules=_strings(table.get("rules", []), "rules", where),
         within=_strings(table.get("within", []), "within", where),
         shows=shows,
+        informational=informational,
         origin=origin,
     )
 

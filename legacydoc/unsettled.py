@@ -11,16 +11,19 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from legacydoc.engine import Rule
+from legacydoc.errors import flat_line
 from legacydoc.facts import get
 
-MAX_SHOWN = 5  # a long log repeats itself; the first few messages are the ones to read
-MAX_FACTS = 4  # the unknown facts named per message
+MAX_SHOWN = 5  # what text and markdown show; a long log repeats itself
+MAX_FACTS = 4  # the unknown facts named per message (a "..." says there were more)
+MAX_TEXT = 200
 
 
 def unsettled_messages(facts: Mapping[str, Any], rules: Sequence[Rule], fired: set[str]) -> list[dict[str, Any]]:
     """For each catalogue message found in the log whose rules none fired: its id, line,
     text, and the rules that could not decide (``undecided``: the facts they need are
-    unknown) or were ruled out by the facts (``ruled_out``)."""
+    unknown, named in ``unknown_facts``), were ruled out by the facts (``ruled_out``), or
+    fire only on another message that is not in the log (``need_another_message``)."""
     matches = get(facts, "log.matches")
     if not isinstance(matches, list) or not matches:
         return []
@@ -38,7 +41,7 @@ def unsettled_messages(facts: Mapping[str, Any], rules: Sequence[Rule], fired: s
         if not isinstance(match, Mapping):
             continue
         message = known.get(str(match.get("id")))
-        if message is None or message.id in seen:
+        if message is None or message.informational or message.id in seen:
             continue
         seen.add(message.id)
         pointed = message.all_rules()
@@ -46,6 +49,9 @@ def unsettled_messages(facts: Mapping[str, Any], rules: Sequence[Rule], fired: s
             continue
         states = {rule_id: rule_status(by_rule.get(rule_id), facts) for rule_id in pointed}
         undecided = [r for r, s in states.items() if s == UNKNOWN]
+        # A rule only a log message fires is not waiting for a fact: another message would.
+        by_log = [r for r in undecided if r in by_rule and by_rule[r].log_only and r not in lacking]
+        undecided = [r for r in undecided if r not in by_log]
         needs: list[str] = []
         for rule_id in undecided:
             needs += [f for f in lacking.get(rule_id, []) if f not in needs]
@@ -53,10 +59,12 @@ def unsettled_messages(facts: Mapping[str, Any], rules: Sequence[Rule], fired: s
         needs.sort(key=lambda fact: fact.startswith("derived."))
         out.append({
             "message": message.id,
-            "line": int(match.get("line", 0) or 0),
-            "text": str(match.get("text", ""))[:200],
+            "line": match.get("line") if isinstance(match.get("line"), int) else 0,
+            "text": flat_line(match.get("text", ""), MAX_TEXT),
             "undecided": undecided,
-            "unknown_facts": needs[:MAX_FACTS],
+            "unknown_facts": needs[:MAX_FACTS] + (["..."] if len(needs) > MAX_FACTS else []),
             "ruled_out": [r for r, s in states.items() if s == RULED_OUT],
+            "need_another_message": by_log,
         })
-    return out[:MAX_SHOWN]
+    return out
+

@@ -313,10 +313,83 @@ def test_without_a_log_nothing_is_listed() -> None:
     assert "In the log" not in run_cli("check", "--facts", str(HEALTHY)).stdout
 
 
-def test_a_clean_verdict_counts_only_the_checks_that_decided() -> None:
-    data = json.loads(run_cli("check", "--facts", str(HEALTHY), "--format", "json").stdout)
-    undecided = sum(len(area.get("undecided", {})) for area in data["areas"])
-    decided = sum(area["checked"] for area in data["areas"])
-    assert undecided > 0  # the fixture predates some facts: those rules cannot decide
-    assert data["verdict"] == ("no problems found in %d checks (%d more could not decide: the facts they need "
-                               "are unknown)." % (decided, undecided))
+def test_a_clean_verdict_says_how_many_areas_were_unknown(tmp_path: Path) -> None:
+    facts = tmp_path / "facts.toml"
+    facts.write_text(NUMPY_UNSTATED, encoding="utf-8")  # a reporter's few facts
+    data = json.loads(run_cli("check", "--facts", str(facts), "--format", "json").stdout)
+    unknown = sum(area["status"] == "unknown" for area in data["areas"])
+    assert unknown >= 5
+    assert data["verdict"].endswith("(%d of %d areas are unknown: nothing was checked there)." % (
+        unknown, len(data["areas"])))
+    healthy = json.loads(run_cli("check", "--facts", str(HEALTHY), "--format", "json").stdout)
+    assert not any(area["status"] == "unknown" for area in healthy["areas"])
+    assert "unknown" not in healthy["verdict"]
+
+
+def test_a_healthy_banner_in_the_log_is_not_a_failure_to_explain(tmp_path: Path) -> None:
+    log = tmp_path / "run.txt"
+    log.write_text("Using gpu device 0: GeForce GTX 1080 Ti (CNMeM is disabled, cuDNN 7005)\n", encoding="utf-8")
+    data = json.loads(run_cli("check", "--facts", str(HEALTHY), "--log", str(log), "--format", "json").stdout)
+    assert data["log_unexplained"] == []
+    assert "do not explain" not in data["verdict"]
+
+
+HOSTILE_LOG_TABLE = """
+[log]
+source = "a.txt\\n\\n## Verdict: all fine"
+encoding = "utf-8"
+lines = 3
+truncated = false
+ids = ["theano-config-no-section-blas"]
+[[log.matches]]
+id = "theano-config-no-section-blas"
+line = 2
+text = "boom\\n\\n## Injected heading \\u001b]0;pwned\\u0007"
+"""
+
+
+def test_log_text_from_a_record_cannot_forge_markdown_or_reach_the_terminal(tmp_path: Path) -> None:
+    facts = tmp_path / "facts.toml"
+    facts.write_text(NUMPY_UNSTATED + HOSTILE_LOG_TABLE, encoding="utf-8")
+    markdown = run_cli("check", "--facts", str(facts), "--format", "markdown")
+    text = run_cli("check", "--facts", str(facts))
+    assert markdown.returncode == 0 and text.returncode == 0, markdown.stderr + text.stderr
+    assert "theano-config-no-section-blas" in markdown.stdout and "Injected heading" in markdown.stdout
+    assert not [line for line in markdown.stdout.splitlines() if line.startswith(("## Injected", "## Verdict"))]
+    assert "\x1b" not in text.stdout and "\x07" not in text.stdout
+    # the log named in the record is not a file here: the hint says LOG, and names the record
+    assert "legacydoc explain LOG --facts %s" % facts in " ".join(text.stdout.split())
+
+
+def test_every_unexplained_message_is_in_the_json_and_the_text_says_how_many_more(tmp_path: Path) -> None:
+    from legacydoc.engine import load_rules
+    from legacydoc.messages import catalogue
+    from legacydoc.unsettled import MAX_SHOWN
+
+    log, facts = tmp_path / "all.txt", tmp_path / "facts.toml"
+    log.write_text("\n".join(m.example for m in catalogue()) + "\n", encoding="utf-8")
+    facts.write_text("schema = 1\n", encoding="utf-8")  # nothing known: few causes can be settled
+    data = json.loads(run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout)
+    items = data["log_unexplained"]
+    assert len(items) > MAX_SHOWN
+    assert len({item["message"] for item in items}) == len(items)
+    informational = {m.id for m in catalogue() if m.informational}
+    assert informational and not informational & {item["message"] for item in items}
+    log_only = {rule.id for rule in load_rules() if rule.log_only}
+    for item in items:
+        assert set(item["need_another_message"]) <= log_only
+        assert not set(item["need_another_message"]) & set(item["undecided"])
+    text = run_cli("check", "--facts", str(facts), "--log", str(log)).stdout
+    assert "... and %d more (--format json lists them all)" % (len(items) - MAX_SHOWN) in text
+    assert "the log shows %d messages they do not explain" % len(items) in data["verdict"]
+
+
+def test_log_lines_quoted_as_a_findings_evidence_are_flattened_too(tmp_path: Path) -> None:
+    facts = tmp_path / "facts.toml"
+    table = HOSTILE_LOG_TABLE.replace("theano-config-no-section-blas", "theano-gpuarray-pygpu-not-imported")
+    facts.write_text(NUMPY_UNSTATED + '[packages.pygpu]\nname = "pygpu"\nversion = "0.7.6"\n' + table, encoding="utf-8")
+    data = json.loads(run_cli("check", "--facts", str(facts), "--format", "json").stdout)
+    seen = [line for d in data["diagnoses"] for line in d["evidence"].get("log", [])]
+    assert seen and all("\n" not in line and "\x1b" not in line for line in seen), data["diagnoses"]
+    markdown = run_cli("check", "--facts", str(facts), "--format", "markdown").stdout
+    assert not [line for line in markdown.splitlines() if line.lstrip("> -").startswith("## Injected")]

@@ -68,3 +68,10 @@ def test_a_catalogue_entry_that_shows_an_unknown_thing_is_refused() -> None:
              "causes": [{"text": "c"}], "shows": ["gpu-is-fast"]}
     with pytest.raises(CatalogueError, match="'shows' has unknown 'gpu-is-fast'"):
         message_from_table(table, "m.toml")
+
+
+def test_a_catalogue_entry_whose_informational_is_not_a_bool_is_refused() -> None:
+    table = {"id": "x-y", "pattern": "abc", "example": "abc", "tool": "t", "source": "s", "meaning": "m",
+             "causes": [{"text": "c"}], "informational": "yes"}
+    with pytest.raises(CatalogueError, match="'informational' must be true or false"):
+        message_from_table(table, "m.toml")

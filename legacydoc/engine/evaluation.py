@@ -246,6 +246,7 @@ def log_evidence(rule_id: str, facts: Mapping[str, Any]) -> list[str]:
     matches = get(facts, "log.matches")
     if not isinstance(matches, list) or rule_id not in (get(facts, "derived.log.rules") or []):
         return []
+    from legacydoc.errors import flat_line
     from legacydoc.messages import by_id, catalogue
 
     known = by_id(catalogue())
@@ -253,7 +254,8 @@ def log_evidence(rule_id: str, facts: Mapping[str, Any]) -> list[str]:
     for match in matches:
         message = known.get(str(match.get("id"))) if isinstance(match, Mapping) else None
         if message is not None and rule_id in message.rules:
-            out.append("line %s: %s" % (match.get("line", "?"), match.get("text", "")))
+            line = match.get("line")
+            out.append("line %s: %s" % (line if isinstance(line, int) else "?", flat_line(match.get("text", ""))))
     return out[:5]
 
 

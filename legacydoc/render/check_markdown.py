@@ -79,17 +79,19 @@ def _plan(result: CheckResult) -> list[str]:
 
 def _log(result: CheckResult) -> list[str]:
     """The log's messages no finding explains (legacydoc.unsettled)."""
-    from legacydoc.render.check_text import undecided_lines
+    from legacydoc.render.check_text import explain_hint, undecided_lines, where_in_log
+    from legacydoc.unsettled import MAX_SHOWN
 
     if not result.log_unexplained:
         return []
     out = ["### %s" % tr("In the log, but not explained by these facts:").rstrip(":："), ""]
-    for item in result.log_unexplained:
-        out.append("- %s: `%s`: %s" % (tr("line %d") % item["line"], item["message"], md_text(item["text"])))
+    for item in result.log_unexplained[:MAX_SHOWN]:
+        out.append("- %s: `%s`: %s" % (md_text(where_in_log(item)), item["message"], md_text(item["text"])))
         out.extend("  - " + md_text(line) for line in undecided_lines(item))
-    source = str((result.facts.get("log") or {}).get("source") or "LOG")
-    out += ["", md_text(tr("legacydoc explain %s lists each message's causes and what tells them apart; "
-                           "a report from the machine that failed settles them.") % source), ""]
+    more = len(result.log_unexplained) - MAX_SHOWN
+    if more > 0:
+        out.append("- " + md_text(tr("... and %d more (--format json lists them all)") % more))
+    out += ["", md_text(explain_hint(result)), ""]
     return out
 
 

@@ -112,20 +112,46 @@ def _plan_lines(result: CheckResult) -> list[str]:
 
 def log_lines(result: CheckResult, bullet: str = "  ") -> list[str]:
     """The log's messages that no finding explains, with the checks that could not decide."""
+    from legacydoc.unsettled import MAX_SHOWN
+
     if not result.log_unexplained:
         return []
     out = [tr("In the log, but not explained by these facts:"), ""]
-    for item in result.log_unexplained:
-        out.append("%s%s: %s" % (bullet, tr("line %d") % item["line"], item["message"]))
+    for item in result.log_unexplained[:MAX_SHOWN]:
+        out.append("%s%s: %s" % (bullet, where_in_log(item), item["message"]))
         out.extend(_wrap(item["text"], bullet + "   "))
         for line in undecided_lines(item):
             out.extend(_wrap(line, bullet + "   "))
-    source = str((result.facts.get("log") or {}).get("source") or "LOG")
+    more = len(result.log_unexplained) - MAX_SHOWN
+    if more > 0:
+        out.append(bullet + tr("... and %d more (--format json lists them all)") % more)
     out.append("")
-    out += _wrap(tr("legacydoc explain %s lists each message's causes and what tells them apart; "
-                    "a report from the machine that failed settles them.") % source, "")
+    out += _wrap(explain_hint(result), "")
     out.append("")
     return out
+
+
+def where_in_log(item: dict) -> str:
+    line = item.get("line")
+    return tr("line %d") % line if isinstance(line, int) and line > 0 else tr("in the log")
+
+
+def explain_hint(result: CheckResult) -> str:
+    """The explain command that goes further: the log named when it is a file here, and
+    the record replayed (explain then weighs each cause against it)."""
+    import os
+
+    source = str((result.facts.get("log") or {}).get("source") or "")
+    log = _quoted(source) if source and os.path.isfile(source) else "LOG"
+    if not result.facts_file:
+        return tr("legacydoc explain %s lists each message's causes and what tells them apart; "
+                  "the unknown facts named above would settle them.") % log
+    return tr("legacydoc explain %s --facts %s weighs each message's causes against this record; "
+              "the unknown facts named above would settle them.") % (log, _quoted(result.facts_file))
+
+
+def _quoted(path: str) -> str:
+    return '"%s"' % path if any(c.isspace() for c in path) else path
 
 
 def undecided_lines(item: dict) -> list[str]:
@@ -135,7 +161,10 @@ def undecided_lines(item: dict) -> list[str]:
     if item["undecided"]:
         rules = ", ".join(item["undecided"])
         facts = ", ".join(item.get("unknown_facts") or [])
-        out.append(tr("undecided: %s (not recorded: %s)") % (rules, facts) if facts else tr("undecided: %s") % rules)
+        out.append(tr("undecided: %s (unknown: %s)") % (rules, facts) if facts else tr("undecided: %s") % rules)
     if item["ruled_out"]:
         out.append(tr("ruled out by the facts: %s") % ", ".join(item["ruled_out"]))
+    if item.get("need_another_message"):
+        out.append(tr("these fire only on a message that is not in the log: %s")
+                   % ", ".join(item["need_another_message"]))
     return out
