@@ -486,7 +486,10 @@ def pygpu_facts(
     installed = bool(_dist(facts, "pygpu")) or isinstance(get(facts, "packages.conda.pygpu"), Mapping)
     if readiness.log_shows_pygpu_context(facts):
         out["context_per_log"] = True
-    elif installed and not version:
+        out["would_fail"] = []  # the log settles it: nothing to guess (LD132 decides, quietly)
+    elif version:
+        out["would_fail"] = []  # the version is known: the guess is not needed
+    elif installed:
         failing = pygpu_would_fail(required, driver_max, get(facts, "gpu.driver_version"), os_family)
         if failing:
             out["would_fail"] = failing

@@ -187,3 +187,14 @@ def test_cuda_visible_devices_narrows_and_renumbers_the_gpus() -> None:
     assert visible("0,0") == 0 and visible("1,1") == 0  # a device named twice hides them all
     assert visible("GPU-abc,1") == 2
     assert derive.visible_gpus({"env": {"variables": {"CUDA_VISIBLE_DEVICES": "0"}}}) is None  # no GPU count
+
+
+def test_which_libgpuarray_releases_would_fail_is_guessed_only_while_the_answer_is_unknown() -> None:
+    theano = {"pygpu": "~=0.7.0"}
+    unknown = {"packages": {"pygpu": {"name": "pygpu"}}, "gpu": {"driver_version": "470.57"}}
+    assert derive.pygpu_facts(unknown, theano, driver_max="11.4")["would_fail"]  # the 0.6 releases, by the range
+    known = {"packages": {"pygpu": {"name": "pygpu", "version": "0.7.6"}}, "gpu": {"driver_version": "470.57"}}
+    assert derive.pygpu_facts(known, theano, driver_max="11.4")["would_fail"] == []
+    opened = dict(unknown, log={"ids": ["theano-gpuarray-mapped-name"]})  # printed after pygpu.init()
+    facts = derive.pygpu_facts(opened, theano, driver_max="11.4")
+    assert facts["would_fail"] == [] and facts["context_per_log"] is True
