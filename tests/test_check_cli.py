@@ -381,7 +381,6 @@ def test_every_unexplained_message_is_in_the_json_and_the_text_says_how_many_mor
         assert not set(item["need_another_message"]) & set(item["undecided"])
     text = run_cli("check", "--facts", str(facts), "--log", str(log)).stdout
     assert "... and %d more (--format json lists them all)" % (len(items) - MAX_SHOWN) in text
-    assert "the log shows %d messages they do not explain" % len(items) in data["verdict"]
 
 
 def test_log_lines_quoted_as_a_findings_evidence_are_flattened_too(tmp_path: Path) -> None:
