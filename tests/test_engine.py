@@ -259,3 +259,18 @@ def test_exists_is_unknown_for_a_table_never_probed() -> None:
     assert truth(cond, probed) is True
     assert truth(cond, ticket) is None
     assert truth({"fact": "derived.nvcc.version", "exists": False}, {}) is None
+
+
+def test_a_rules_repeats_come_after_every_rules_first_finding() -> None:
+    # gh-theano-6556's .theanorc: three options Theano 1.0 ignores (one rule, three items) and
+    # cuda.root at the toolkit's bin folder (another rule, same layer and severity). The
+    # second problem must not sink below the repeats of the first.
+    from legacydoc import facts
+    from legacydoc.checkup import run_check
+    from legacydoc.engine import load_rules
+
+    record = facts.load(Path(__file__).resolve().parent.parent / "fixtures" / "tickets" / "gh-theano-6556" / "facts.toml")
+    ids = [d.id for d in run_check(record, load_rules(), source="test").diagnoses if d.severity == "warning"]
+    assert ids.count("LD511") == 3 and "LD519" in ids, ids
+    second_ld511 = [i for i, rule in enumerate(ids) if rule == "LD511"][1]
+    assert ids.index("LD519") < second_ld511, ids

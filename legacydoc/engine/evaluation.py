@@ -338,4 +338,12 @@ def evaluate(rules: Iterable[Rule], facts: Mapping[str, Any]) -> list[Diagnosis]
                     if echo.id not in diag.explains:
                         diag.explains.append(echo.id)
     top = [diag for _rule, diag in fired if id(diag) not in folded_ids]
-    return sorted(top, key=_sort_key)
+    # Within a layer and severity, a rule's second finding (another option, another GPU)
+    # comes after every rule's first: the first screen shows different problems before
+    # the repeats of one.
+    repeat: dict[int, int] = {}
+    count: dict[str, int] = {}
+    for diag in top:
+        repeat[id(diag)] = count.get(diag.id, 0)
+        count[diag.id] = repeat[id(diag)] + 1
+    return sorted(top, key=lambda diag: (*_sort_key(diag)[:2], repeat[id(diag)], diag.id))
