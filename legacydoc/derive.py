@@ -105,6 +105,9 @@ DERIVED: dict[str, str] = {
     "pygpu.matches_libgpuarray": "pygpu and the libgpuarray library are the same release",
     "pygpu.would_fail": "pygpu's version unknown: the libgpuarray releases that would fail here",
     "pygpu.context_per_log": "the log shows Theano opened a GPU context with the installed pygpu",
+    "pygpu.fits_theano": "Theano's release unknown: the Theano releases whose check accepts this pygpu",
+    "pygpu.newest_theano_rejects": "Theano's release unknown: the newest Theano (what pip installs) rejects this pygpu",
+    "pygpu.newest_theano": "the newest Theano release in rules/knowledge/theano_eras.toml",
     "pygpu.api": "GPUARRAY_API_VERSION of that pygpu release (libgpuarray_releases)",
     "pygpu.rejects_cuda_major_gt_9": "that release refuses a driver reporting CUDA 10 or newer",
     "gxx.count": "how many distinct g++ toolchains",
@@ -450,6 +453,33 @@ def pygpu_would_fail(
     return failing
 
 
+def _release_key(row: Mapping[str, Any]) -> tuple[int, ...]:
+    version = parse_version(row.get("version"))
+    return tuple(version.release) if version is not None else ()
+
+
+def theano_fit(pygpu_version: str) -> dict[str, Any]:
+    """With Theano's release unknown: the releases whose own check accepts this pygpu
+    (theano_eras), and whether the newest Theano, the one pip installs, rejects it."""
+    from legacydoc.versions import parse_specifier
+
+    parsed = parse_version(pygpu_version)
+    if parsed is None:
+        return {}
+    rows = [r for r in knowledge.default().table("theano_eras").rows("release") if r.get("package") == "Theano"]
+    accepted = []
+    for row in rows:
+        spec = parse_specifier(_era_pygpu_spec(row) or "")
+        if spec is not None and spec.contains(parsed, prereleases=True):
+            accepted.append(str(row["version"]))
+    newest = max(rows, key=_release_key, default=None)
+    if newest is None or not accepted:
+        return {}
+    span = accepted[0] if len(accepted) == 1 else "%s to %s" % (accepted[0], accepted[-1])
+    return {"fits_theano": "Theano " + span, "newest_theano_rejects": str(newest["version"]) not in accepted,
+            "newest_theano": str(newest["version"])}
+
+
 def pygpu_facts(
     facts: Mapping[str, Any],
     release: Optional[Mapping[str, Any]],
@@ -484,6 +514,8 @@ def pygpu_facts(
             # pygpu is built against one libgpuarray release; conda pins the two together.
             out["matches_libgpuarray"] = mine.release[:3] == theirs.release[:3]
     installed = bool(_dist(facts, "pygpu")) or isinstance(get(facts, "packages.conda.pygpu"), Mapping)
+    if version and release is None and era is None and (_dist(facts, "theano") or _dist(facts, "theano-pymc")):
+        out.update(theano_fit(version))
     if readiness.log_shows_pygpu_context(facts):
         out["context_per_log"] = True
         out["would_fail"] = []  # the log settles it: nothing to guess (LD132 decides, quietly)

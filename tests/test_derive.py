@@ -198,3 +198,15 @@ def test_which_libgpuarray_releases_would_fail_is_guessed_only_while_the_answer_
     opened = dict(unknown, log={"ids": ["theano-gpuarray-mapped-name"]})  # printed after pygpu.init()
     facts = derive.pygpu_facts(opened, theano, driver_max="11.4")
     assert facts["would_fail"] == [] and facts["context_per_log"] is True
+
+
+def test_with_theanos_release_unknown_the_releases_a_pygpu_fits_come_from_their_own_checks() -> None:
+    # Theano 0.9.0 checks >=0.6.1,<0.7; 0.10.0beta2 to 1.0.5 check >=0.7.0,<0.8 (theano_eras.toml)
+    assert derive.theano_fit("0.6.5") == {"fits_theano": "Theano 0.9.0 to 0.10.0beta1", "newest_theano_rejects": True,
+                                          "newest_theano": "1.0.5"}
+    assert derive.theano_fit("0.7.6")["newest_theano_rejects"] is False
+    assert derive.theano_fit("0.6.0") == {}  # no release's check accepts it: nothing to say
+    unknown_theano = {"packages": {"theano": {"name": "Theano"}, "pygpu": {"name": "pygpu", "version": "0.6.8"}}}
+    assert derive.pygpu_facts(unknown_theano, None)["newest_theano_rejects"] is True
+    known_theano = {"packages": {"theano": {"name": "Theano", "version": "0.9.0"}, "pygpu": {"name": "pygpu", "version": "0.6.8"}}}
+    assert "newest_theano_rejects" not in derive.pygpu_facts(known_theano, {"pygpu": ">=0.6.1,<0.7"}, {"version": "0.9.0"})
