@@ -113,6 +113,9 @@ DERIVED: dict[str, str] = {
     "gxx.count": "how many distinct g++ toolchains",
     "gxx.gcc_major": "the host gcc major nvcc would use",
     "gxx.too_new_for_nvcc": "that gcc is newer than the toolkit accepts",
+    "gxx.newer_than_some_cuda": "nvcc's release unknown: some CUDA releases' nvcc reject this gcc",
+    "gxx.newest_cuda_rejecting": "nvcc's release unknown: the newest CUDA whose nvcc rejects this gcc",
+    "gxx.oldest_cuda_accepting": "nvcc's release unknown: the oldest CUDA whose nvcc accepts it ('none yet')",
     "pygpu.version": "the installed pygpu version",
     "pygpu.ok_for_theano": "it is the pygpu series this Theano needs",
     "pygpu.required": "that series, as a specifier",
@@ -395,10 +398,17 @@ def compiler_facts(facts: Mapping[str, Any], max_gcc: Optional[int]) -> dict[str
     if isinstance(count, int) and not isinstance(count, bool):
         out["count"] = count
     major = get(facts, "compilers.nvcc_host.gcc_major")
-    if isinstance(major, int):
+    if isinstance(major, int) and not isinstance(major, bool):
         out["gcc_major"] = major
         if max_gcc is not None:
             out["too_new_for_nvcc"] = major > max_gcc
+        elif not get(facts, "cuda.nvcc.version"):
+            # nvcc's release unknown: which releases would stop on this gcc, which would not
+            rejecting, accepting = knowledge.default().cuda_bounds_for_gcc(major)
+            out["newer_than_some_cuda"] = rejecting is not None
+            if rejecting is not None:
+                out["newest_cuda_rejecting"] = rejecting
+                out["oldest_cuda_accepting"] = accepting or "none yet"
     return out
 
 

@@ -210,3 +210,14 @@ def test_with_theanos_release_unknown_the_releases_a_pygpu_fits_come_from_their_
     assert derive.pygpu_facts(unknown_theano, None)["newest_theano_rejects"] is True
     known_theano = {"packages": {"theano": {"name": "Theano", "version": "0.9.0"}, "pygpu": {"name": "pygpu", "version": "0.6.8"}}}
     assert "newest_theano_rejects" not in derive.pygpu_facts(known_theano, {"pygpu": ">=0.6.1,<0.7"}, {"version": "0.9.0"})
+
+
+def test_with_nvccs_release_unknown_a_gcc_is_placed_among_the_cuda_releases() -> None:
+    # host_compilers.toml gcc_max: CUDA 7.0-7.5 take gcc 4, 8.0 takes 5, 9.0-9.1 take 6
+    gcc5 = {"compilers": {"nvcc_host": {"found": True, "compiler": "gcc", "gcc_major": 5}}, "cuda": {"nvcc": {"found": True}}}
+    assert derive.compiler_facts(gcc5, None) == {"gcc_major": 5, "newer_than_some_cuda": True,
+                                                 "newest_cuda_rejecting": "7.5", "oldest_cuda_accepting": "8.0"}
+    gcc4 = {"compilers": {"nvcc_host": {"found": True, "compiler": "gcc", "gcc_major": 4}}, "cuda": {"nvcc": {"found": True}}}
+    assert derive.compiler_facts(gcc4, None) == {"gcc_major": 4, "newer_than_some_cuda": False}
+    known = {"compilers": {"nvcc_host": {"gcc_major": 5}}, "cuda": {"nvcc": {"found": True, "version": "8.0"}}}
+    assert derive.compiler_facts(known, 5) == {"gcc_major": 5, "too_new_for_nvcc": False}

@@ -320,6 +320,18 @@ class Knowledge:
         """Newest GCC major nvcc of this CUDA accepts (10.2 -> 8)."""
         return self._compiler_value("gcc_max", "max", cuda)
 
+    def cuda_bounds_for_gcc(self, gcc_major: int) -> tuple[Optional[str], Optional[str]]:
+        """(the newest CUDA whose nvcc rejects this GCC major, the oldest that accepts it),
+        from the gcc_max rows (oldest first, each accepting at least what the one before
+        did); None where the table has no such release."""
+        rejecting = accepting = None
+        for row in self._rows("host_compilers", "gcc_max"):
+            if int(row["max"]) < gcc_major:
+                rejecting = str(row.get("to") or row["from"])
+            elif accepting is None:
+                accepting = str(row["from"])
+        return rejecting, accepting
+
     def min_gcc(self, cuda: Any) -> Optional[int]:
         return self._compiler_value("gcc_min", "min", cuda)
 
