@@ -47,7 +47,7 @@ DERIVED: dict[str, str] = {
     "pygpu.usable": "pygpu imports (import check) or is installed; false only when the packages were read",
     "pygpu.evidence": "how that was decided, in words",
     "compiler.usable": "Theano's cxx resolves to a C++ compiler (absent: compilers not probed)",
-    "gpu.failure": "the nvidia-smi failure catalogue id that matches its output",
+    "gpu.failure": "the nvidia-smi failure catalogue id that matches its output ('none' when it answered)",
     "driver.max_cuda": "the newest CUDA the driver supports",
     "driver.max_cuda_source": "nvidia-smi (its header) or table (from the driver version)",
     "nvcc.version": "major.minor of the nvcc on PATH (or the only toolkit)",
@@ -258,7 +258,7 @@ def gpu_failure(facts: Mapping[str, Any]) -> Optional[str]:
     if get(facts, "gpu.nvidia_smi.timed_out"):
         return "timed-out"
     if rc == 0:
-        return None
+        return "none"  # it answered: the failure rules can decide (none of them holds)
     return knowledge.default().nvidia_smi_failure(output, rc)
 
 

@@ -392,3 +392,9 @@ def test_log_lines_quoted_as_a_findings_evidence_are_flattened_too(tmp_path: Pat
     assert seen and all("\n" not in line and "\x1b" not in line for line in seen), data["diagnoses"]
     markdown = run_cli("check", "--facts", str(facts), "--format", "markdown").stdout
     assert not [line for line in markdown.splitlines() if line.lstrip("> -").startswith("## Injected")]
+
+
+def test_on_a_working_gpu_the_nvidia_smi_failure_checks_pass_rather_than_stay_undecided() -> None:
+    lines = [line.split() for line in run_cli("check", "-v", "--facts", str(HEALTHY)).stdout.splitlines()]
+    states = {words[0]: words[1] for words in lines if len(words) >= 2 and words[0] in {"LD201", "LD202", "LD203"}}
+    assert states == {"LD201": "passed", "LD202": "passed", "LD203": "passed"}, states

@@ -221,3 +221,10 @@ def test_with_nvccs_release_unknown_a_gcc_is_placed_among_the_cuda_releases() ->
     assert derive.compiler_facts(gcc4, None) == {"gcc_major": 4, "newer_than_some_cuda": False}
     known = {"compilers": {"nvcc_host": {"gcc_major": 5}}, "cuda": {"nvcc": {"found": True, "version": "8.0"}}}
     assert derive.compiler_facts(known, 5) == {"gcc_major": 5, "too_new_for_nvcc": False}
+
+
+def test_an_nvidia_smi_that_answered_lets_the_failure_rules_decide() -> None:
+    answered = {"gpu": {"nvidia_smi": {"found": True, "rc": 0, "output": "GPU 0: GeForce GTX 1080 Ti"}}}
+    assert derive.gpu_failure(answered) == "none"
+    assert derive.gpu_failure({"gpu": {"nvidia_smi": {"found": False}}}) is None  # not run: unknown
+    assert derive.gpu_failure({}) is None
