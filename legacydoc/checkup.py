@@ -55,6 +55,7 @@ class CheckResult:
     shell: str = "bash"  # the shell the plan's commands are shown for
     log_unexplained: list[dict[str, Any]] = field(default_factory=list)  # legacydoc.unsettled
     facts_file: str = ""  # the --facts FILE replayed ("" when this machine was probed)
+    log_file: str = ""  # the --log FILE ("" for none or standard input)
 
     def every(self) -> list[Diagnosis]:
         """Every diagnosis, the folded ones included (root causes before their echoes)."""
@@ -265,16 +266,18 @@ def run_check(record: Mapping[str, Any], rules: Sequence[Rule], source: str = "t
     except PlanError as exc:
         plan_error = str(exc)
     diagnoses = evaluate(rules, facts)
+    areas = area_statuses(facts, rules, diagnoses, live=source == "this machine")
     from legacydoc.unsettled import unsettled_messages
 
+    lacking = {rule: missing for area in areas for rule, missing in area.undecided.items()}
     return CheckResult(
         facts=facts,
         diagnoses=diagnoses,
-        areas=area_statuses(facts, rules, diagnoses, live=source == "this machine"),
+        areas=areas,
         rules_checked=len(rules),
         source=source,
         record=record,
         plan=plan,
         plan_error=plan_error,
-        log_unexplained=unsettled_messages(facts, rules, {d.id for d in _flatten(diagnoses)}),
+        log_unexplained=unsettled_messages(facts, rules, {d.id for d in _flatten(diagnoses)}, lacking),
     )

@@ -347,7 +347,9 @@ def check(
                       project=scan_project(project, home=Path.home() if facts_file is None else None))
     result.verbose = verbose
     result.shell = shells.for_facts(result.record)
-    result.facts_file = str(facts_file) if facts_file is not None else ""
+    # Named in the explain hint: redacted like the rest of the output.
+    result.facts_file = redactor.text(str(facts_file)) if facts_file is not None else ""
+    result.log_file = redactor.text(log_file) if log_file not in (None, "-") else ""
     color = use_color(sys.stdout)
     echo_any(chosen.render(result, redactor, color=color) + "\n", color=color or None)
     raise typer.Exit(result.exit_code(strict))

@@ -19,11 +19,13 @@ MAX_FACTS = 4  # the unknown facts named per message (a "..." says there were mo
 MAX_TEXT = 200
 
 
-def unsettled_messages(facts: Mapping[str, Any], rules: Sequence[Rule], fired: set[str]) -> list[dict[str, Any]]:
+def unsettled_messages(facts: Mapping[str, Any], rules: Sequence[Rule], fired: set[str],
+                       lacking: Mapping[str, list[str]]) -> list[dict[str, Any]]:
     """For each catalogue message found in the log whose rules none fired: its id, line,
     text, and the rules that could not decide (``undecided``: the facts they need are
     unknown, named in ``unknown_facts``), were ruled out by the facts (``ruled_out``), or
-    fire only on another message that is not in the log (``need_another_message``)."""
+    fire only on another message that is not in the log (``need_another_message``).
+    ``lacking``: each undecided rule and the facts it lacked (the areas' ``undecided``)."""
     matches = get(facts, "log.matches")
     if not isinstance(matches, list) or not matches:
         return []
@@ -32,9 +34,6 @@ def unsettled_messages(facts: Mapping[str, Any], rules: Sequence[Rule], fired: s
 
     known = by_id(catalogue())
     by_rule = {rule.id: rule for rule in rules}
-    from legacydoc.engine.evaluation import unknown_rules
-
-    lacking = unknown_rules(rules, facts)  # rule id -> the facts it needed and did not have
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
     for match in matches:
@@ -59,7 +58,7 @@ def unsettled_messages(facts: Mapping[str, Any], rules: Sequence[Rule], fired: s
         needs.sort(key=lambda fact: fact.startswith("derived."))
         out.append({
             "message": message.id,
-            "line": match.get("line") if isinstance(match.get("line"), int) else 0,
+            "line": match["line"] if type(match.get("line")) is int else 0,
             "text": flat_line(match.get("text", ""), MAX_TEXT),
             "undecided": undecided,
             "unknown_facts": needs[:MAX_FACTS] + (["..."] if len(needs) > MAX_FACTS else []),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -398,3 +400,15 @@ def test_on_a_working_gpu_the_nvidia_smi_failure_checks_pass_rather_than_stay_un
     lines = [line.split() for line in run_cli("check", "-v", "--facts", str(HEALTHY)).stdout.splitlines()]
     states = {words[0]: words[1] for words in lines if len(words) >= 2 and words[0] in {"LD201", "LD202", "LD203"}}
     assert states == {"LD201": "passed", "LD202": "passed", "LD203": "passed"}, states
+
+
+def test_the_explain_hint_names_a_log_file_and_says_log_for_standard_input(tmp_path: Path) -> None:
+    facts, log = tmp_path / "facts.toml", tmp_path / "err.txt"
+    facts.write_text(NUMPY_UNSTATED, encoding="utf-8")
+    log.write_text(BLAS_SECTION_LOG, encoding="utf-8")
+    named = " ".join(run_cli("check", "--facts", str(facts), "--log", str(log)).stdout.split())
+    assert "legacydoc explain %s --facts %s" % (log, facts) in named
+    piped = subprocess.run([sys.executable, "-m", "legacydoc", "check", "--facts", str(facts), "--log", "-"],
+                           input=BLAS_SECTION_LOG, capture_output=True, text=True, timeout=120,
+                           env=dict(os.environ, PYTHONPATH=str(REPO)), cwd=str(REPO))
+    assert "legacydoc explain LOG --facts %s" % facts in " ".join(piped.stdout.split()), piped.stderr

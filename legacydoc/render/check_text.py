@@ -137,12 +137,10 @@ def where_in_log(item: dict) -> str:
 
 
 def explain_hint(result: CheckResult) -> str:
-    """The explain command that goes further: the log named when it is a file here, and
-    the record replayed (explain then weighs each cause against it)."""
-    import os
-
-    source = str((result.facts.get("log") or {}).get("source") or "")
-    log = _quoted(source) if source and os.path.isfile(source) else "LOG"
+    """The explain command that goes further: the --log file (LOG for standard input or a
+    log that came inside the record), and the record replayed (explain then weighs each
+    cause against it)."""
+    log = _quoted(result.log_file) if result.log_file else "LOG"
     if not result.facts_file:
         return tr("legacydoc explain %s lists each message's causes and what tells them apart; "
                   "the unknown facts named above would settle them.") % log
