@@ -3,7 +3,8 @@
 Parsing the rule packs, the knowledge tables and the catalogues with the pure-Python TOML
 reader takes about a tenth of a second, a good part of a replayed check. The cache is keyed
 by the file's bytes (SHA-256), so an edited file is simply another entry and nothing is
-ever stale; its value is the parsed data as JSON, which reads many times faster.
+ever stale; its value is the parsed data as JSON, which reads many times faster. The same
+folder keeps validation verdicts: an empty marker per (validator, bytes) it accepted.
 
 Where: ``LEGACYDOC_CACHE_DIR`` (empty: no cache), else the user's cache folder
 (``$XDG_CACHE_HOME`` or ``~/.cache`` on POSIX, ``%LOCALAPPDATA%`` on Windows) under
@@ -70,4 +71,41 @@ def store(data: bytes, parsed: dict[str, Any]) -> None:
         entry.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         replace_file(entry, text.encode("utf-8"))
     except (TypeError, ValueError, OSError, UsageError, RecursionError):
+        return
+
+
+# Validation results: a marker file per (validator, bytes). A validator names itself by
+# what decides its verdict (its own source, the libraries and Python it runs on), so an
+# edited schema, an upgraded library or another Python simply validates again.
+
+
+def _marker(validator: str, data: bytes) -> Optional[Path]:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    digest = hashlib.sha256(validator.encode("utf-8") + b"\0" + data).hexdigest()
+    return folder / ("%s-%d.valid" % (digest, FORMAT))
+
+
+def known_valid(validator: str, data: bytes) -> bool:
+    """Whether ``validator`` already accepted exactly these bytes."""
+    try:
+        marker = _marker(validator, data)
+        return marker is not None and marker.is_file()
+    except OSError:
+        return False
+
+
+def remember_valid(validator: str, data: bytes) -> None:
+    """Record that ``validator`` accepted these bytes; silently nothing when it cannot be."""
+    from legacydoc.errors import UsageError
+    from legacydoc.safe_io import replace_file
+
+    try:
+        marker = _marker(validator, data)
+        if marker is None:
+            return
+        marker.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        replace_file(marker, b"")
+    except (OSError, UsageError):
         return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -71,3 +72,65 @@ def test_a_broken_file_is_still_one_line(cache: Path, tmp_path: Path) -> None:
     source.write_text("a = \n")
     with pytest.raises(Exception, match="not valid TOML"):
         locate.read_toml(source, "x")
+
+
+# --- validation verdicts: the knowledge tables are validated once per content ---------
+
+def _counting_validate(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    from legacydoc.knowledge import load as knowledge_load
+
+    calls: list[str] = []
+    real = knowledge_load.validate
+
+    def counted(name: str, origin: str, data: dict):
+        calls.append(name)
+        return real(name, origin, data)
+
+    monkeypatch.setattr(knowledge_load, "validate", counted)
+    return calls
+
+
+def test_an_accepted_table_is_not_validated_again(cache: Path, tmp_path: Path, monkeypatch) -> None:
+    from legacydoc.knowledge import load_tables
+
+    shutil.copy(locate.knowledge_dir() / "cudnn.toml", tmp_path / "cudnn.toml")
+    calls = _counting_validate(monkeypatch)
+    first = load_tables(tmp_path)
+    second = load_tables(tmp_path)
+    assert calls == ["cudnn"]
+    assert second["cudnn"].data == first["cudnn"].data and second["cudnn"].source == first["cudnn"].source
+    (tmp_path / "cudnn.toml").write_bytes((tmp_path / "cudnn.toml").read_bytes() + b"\n# edited\n")
+    load_tables(tmp_path)
+    assert calls == ["cudnn", "cudnn"]  # other bytes: validated again
+
+
+def test_another_validator_validates_again(cache: Path, tmp_path: Path, monkeypatch) -> None:
+    from legacydoc.knowledge import load as knowledge_load
+
+    shutil.copy(locate.knowledge_dir() / "cudnn.toml", tmp_path / "cudnn.toml")
+    calls = _counting_validate(monkeypatch)
+    knowledge_load.load_tables(tmp_path)
+    monkeypatch.setattr(knowledge_load, "validator_id", lambda: "knowledge edited-schema")
+    knowledge_load.load_tables(tmp_path)
+    assert calls == ["cudnn", "cudnn"]
+
+
+def test_a_rejected_table_is_rejected_every_time(cache: Path, tmp_path: Path) -> None:
+    from legacydoc.knowledge import KnowledgeError, load_tables
+
+    (tmp_path / "t.toml").write_text('source = "x"\n[[rows]]\npattern = "(unclosed"\n')
+    for _ in range(2):
+        with pytest.raises(KnowledgeError, match="not a valid regular expression"):
+            load_tables(tmp_path)
+    assert not [p for p in cache.iterdir() if p.suffix == ".valid"]
+
+
+def test_no_verdicts_kept_with_the_cache_off(tmp_path: Path, monkeypatch) -> None:
+    from legacydoc.knowledge import load_tables
+
+    monkeypatch.setenv("LEGACYDOC_CACHE_DIR", "")
+    shutil.copy(locate.knowledge_dir() / "cudnn.toml", tmp_path / "cudnn.toml")
+    calls = _counting_validate(monkeypatch)
+    load_tables(tmp_path)
+    load_tables(tmp_path)
+    assert calls == ["cudnn", "cudnn"]

@@ -287,4 +287,9 @@ def validate(name: str, origin: str, data: Mapping[str, Any]) -> Table:
                     if fname in row and not _kind_ok(kind, row[fname]):
                         fail("%s: %s" % (where, _field_problem(fname, kind, row[fname])))
             _generic_field_checks(where, row, fail)
-    return Table(name=name, origin=origin, source=source.strip(), data=data)
+    return accepted(name, origin, data)
+
+
+def accepted(name: str, origin: str, data: Mapping[str, Any]) -> Table:
+    """The table for data :func:`validate` has accepted (now or, same bytes, before)."""
+    return Table(name=name, origin=origin, source=str(data["source"]).strip(), data=data)
