@@ -1,3 +1,3 @@
-from legacydoc.cli import main
+from legacydoc.cli import run
 
-main()
+run()

@@ -46,6 +46,25 @@ def test_importing_the_cli_does_not_import_numpy() -> None:
     assert proc.stdout.strip() == "False", proc.stderr
 
 
+def test_the_command_exits_with_its_objects_frozen_and_main_keeps_the_collector() -> None:
+    # run() (the installed command, python -m) freezes the collector for a quick exit;
+    # main(), which tests and embedders call, leaves it alone. The exit code is main's.
+    for entry, frozen in (("run", True), ("main", False)):
+        code = ("import atexit, gc; atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0)); "
+                "from legacydoc.cli import %s; %s()" % (entry, entry))
+        proc = subprocess.run([sys.executable, "-c", code, "--no-such-option"], cwd=str(REPO),
+                              capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(REPO)))
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stdout.strip() == "frozen %s" % frozen
+
+
+def test_the_installed_command_is_run() -> None:
+    import tomllib
+
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts == {"legacydoc": "legacydoc.cli:run"}
+
+
 def test_probe_save_loads_back_equal(tmp_path: Path) -> None:
     target = tmp_path / "f.toml"
     proc = run_cli("probe", "--save", str(target), "--timeout", "20", cwd=tmp_path)
