@@ -45,6 +45,17 @@ def test_console_mangling_still_matches(mangle: str) -> None:
     assert "theano-gpuarray-could-not-init-pygpu" in table["ids"], (mangle, table["encoding"])
 
 
+@pytest.mark.parametrize("line", [
+    "D:\\Python27\\libs/libpython27.a: error adding symbols: File format not recognized",
+    # bfd_error_wrong_format, capitalised as binutils before 2.29 printed it; a path with spaces
+    "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v8.0\\lib\\x64/cudnn.lib: error adding symbols: File in wrong format",
+    "/usr/lib/libfoo.so: error adding symbols: file in wrong format",
+])
+def test_both_of_lds_wrong_library_messages_are_known(line: str) -> None:
+    found = {m.id for m in logscan.scan("collect2 follows\n" + line + "\n")}
+    assert "ld-file-format-not-recognized" in found
+
+
 def test_a_message_is_reported_once_at_its_first_line() -> None:
     text = "a\nnvcc fatal   : Unsupported gpu architecture 'compute_75'\nnvcc fatal   : Unsupported gpu architecture 'compute_75'\n"
     matches = [m for m in logscan.scan(text) if m.id == "nvcc-unsupported-gpu-architecture"]
