@@ -114,6 +114,8 @@ DERIVED: dict[str, str] = {
     "gxx.gcc_major": "the host gcc major nvcc would use",
     "gxx.too_new_for_nvcc": "that gcc is newer than the toolkit accepts",
     "gxx.newer_than_some_cuda": "nvcc's release unknown: some CUDA releases' nvcc reject this gcc",
+    "gxx.too_new_for_nvcc_era_unknown": ("nvcc rejects this gcc, and whether this Theano compiles GPU ops with nvcc "
+                                         "(0.9 and older with device=gpu) is not recorded"),
     "gxx.newest_cuda_rejecting": "nvcc's release unknown: the newest CUDA whose nvcc rejects this gcc",
     "gxx.oldest_cuda_accepting": "nvcc's release unknown: the oldest CUDA whose nvcc accepts it ('none yet')",
     "pygpu.version": "the installed pygpu version",
@@ -410,6 +412,23 @@ def compiler_facts(facts: Mapping[str, Any], max_gcc: Optional[int]) -> dict[str
                 out["newest_cuda_rejecting"] = rejecting
                 out["oldest_cuda_accepting"] = accepting or "none yet"
     return out
+
+
+def nvcc_use_unknown(theano_version: Optional[str], backend: Optional[str]) -> bool:
+    """Whether Theano might compile GPU ops with nvcc (the old back-end) without the record
+    saying so: the release is unknown and the back-end is unknown or old, or a release
+    that has the old back-end (before 0.10) is known with the back-end unknown. When both
+    are known, LD403 decides; Theano 1.0 and any other back-end never use nvcc."""
+    if backend not in (None, "old"):
+        return False
+    if not theano_version:
+        return True
+    return backend is None and _below_one(theano_version)
+
+
+def _below_one(version: str) -> bool:
+    parsed = parse_version(version)  # 0.10.0beta1 onwards: the old back-end is gone
+    return parsed is not None and parsed < Version("0.10.0b1")
 
 
 def _era_pygpu_spec(era: Optional[Mapping[str, Any]]) -> Optional[str]:
@@ -882,6 +901,8 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     d.update(_flat("pygpu", pygpu_facts(facts, release, era, driver.get("max_cuda"), os_family)))
     # (gpu_blockers, from what was derived above)
     d.update(_flat("theano", device_facts(facts, theano.get("version"), _blockers(d.get("libgpuarray.nvrtc_found")))))
+    if d.get("gxx.too_new_for_nvcc") is True:
+        d["gxx.too_new_for_nvcc_era_unknown"] = nvcc_use_unknown(theano.get("version"), d.get("theano.backend"))
     d.update(_flat("cache", cache_facts(facts)))
     d.update(_flat("log", log_facts(facts)))
     return _nest(d)
