@@ -62,6 +62,11 @@ CASES = [
      [("dotted-key-in-global", 2, "[gpuarray]\npreallocate = 0.5")]),
     ("dotted-key-under-section", record("[dnn]\nconv.algo_fwd = time_once\n"),
      [("unknown-option", 2, "[dnn.conv]\nalgo_fwd = time_once")]),
+    # blas.ldflags moved where theanorc --write would put it, with what it would write there
+    # (nothing known links: empty); the user's own flags stay named, as a comment
+    ("dotted-ldflags-in-global", record("[global]\nblas.ldflags = -LC:\\openblas -lopenblas\n"),
+     [("dotted-key-in-global", 2,
+       "[blas]\nldflags =\n# or your own flags (-LC:\\openblas -lopenblas), once g++ links a test program with them")]),
     ("global-prefix-in-file", record("[global]\nglobal.floatX = float32\n"), [("dotted-key-in-global", 2, "[global]\nfloatX = float32")]),
     ("option-in-wrong-section", record("[global]\npreallocate = 0.8\n"), [("unknown-option", 2, "[gpuarray]\npreallocate = 0.8")]),
     ("section-case", record("[Global]\nfloatX = float32\n"), [("unknown-option", 2, "[global]\nfloatX = float32")]),

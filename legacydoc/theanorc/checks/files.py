@@ -217,6 +217,19 @@ def check_entry(ctx: Context, source: SourceFile, entry: Entry) -> None:
     value_problems(ctx, setting, entry)
 
 
+def _moved_fix(ctx: Context, target: dict, value: str) -> str:
+    """The line that puts a misplaced setting where Theano reads it. blas.ldflags gets
+    the flags theanorc --write writes, so check and the written file never disagree
+    (whether the user's own -l libraries link is not known); their own flags are named."""
+    if canonical_name(target) != "blas.ldflags":
+        return _fix_for_option(target, value)
+    flags, _why = machine.blas_choice(ctx.record)
+    fix = _fix_for_option(target, flags)
+    if value.strip() != flags:
+        fix += "\n" + tr("# or your own flags (%s), once g++ links a test program with them") % value.strip()
+    return fix
+
+
 def unknown_entry(ctx: Context, source: SourceFile, entry: Entry) -> None:
     section, option, value = str(entry.section), entry.option, entry.value
     where = "%s: %s" % (tr("%s line %d") % (source.path, entry.line), _quote(entry.text))
@@ -234,7 +247,7 @@ def unknown_entry(ctx: Context, source: SourceFile, entry: Entry) -> None:
                 kind, "warning",
                 tr("%s does nothing: Theano looks %s up as %s, so under [%s] it is never read (%s).") % (
                     where, canonical_name(target), _where_option(target, ctx.schema.dunder), section, ignored),
-                _fix_for_option(target, value), file=source.path, line=entry.line, section=section,
+                _moved_fix(ctx, target, value), file=source.path, line=entry.line, section=section,
                 option=entry.raw_option, value=value, did_you_mean=canonical_name(target),
             )
             return
