@@ -4,7 +4,7 @@ ConfigParser refuses, and lines that name no option of the installed Theano."""
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Any, Mapping, Optional
 
 from legacydoc.i18n import tr
 from legacydoc.theanorc import machine
@@ -217,7 +217,7 @@ def check_entry(ctx: Context, source: SourceFile, entry: Entry) -> None:
     value_problems(ctx, setting, entry)
 
 
-def _moved_fix(ctx: Context, target: dict, value: str) -> str:
+def _moved_fix(ctx: Context, target: Mapping[str, Any], value: str) -> str:
     """The line that puts a misplaced setting where Theano reads it. blas.ldflags gets
     the flags theanorc --write writes, so check and the written file never disagree
     (whether the user's own -l libraries link is not known); their own flags are named."""
