@@ -79,7 +79,8 @@ DERIVED: dict[str, str] = {
     "gxx.found": "a g++ Theano would use was found",
     "theano.visible_gpus": "GPUs a CUDA program sees (gpu.count, narrowed by CUDA_VISIBLE_DEVICES)",
     "theano.backend_known": "the back-end is known (the device setting was read)",
-    "pygpu.installed_not_importable": "pygpu is recorded installed but the log shows Theano could not import it",
+    "pygpu.installed_not_importable": ("pygpu is recorded installed but a real import of it failed (the log, or "
+                                       "--import-check)"),
     "blas.fix": "the [blas] ldflags lines that link here, or what to install when none can",
     "theano.backend_from_log": "the log message that shows the back-end when the device setting was not read",
     "theano.device_gpu": "what device=gpu* does in the installed release (theano_eras: old-backend, "
@@ -800,9 +801,10 @@ def readiness_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
     if pygpu is not None:
         out["pygpu.usable"] = pygpu
         out["pygpu.evidence"] = why
-        # Installed, yet the user's run could not import it: not the missing-pygpu case.
-        out["pygpu.installed_not_importable"] = (
-            not pygpu and readiness.log_shows_pygpu_import_failed(facts) and bool(readiness.pygpu_installed(facts)))
+        # Installed, yet a real import failed (the user's run, or --import-check): not the
+        # missing-pygpu case.
+        failed = readiness.log_shows_pygpu_import_failed(facts) or readiness.import_check_failed(facts, "pygpu")
+        out["pygpu.installed_not_importable"] = not pygpu and failed and bool(readiness.pygpu_installed(facts))
     compiler = readiness.compiler_usable(facts)
     if compiler is not None:
         out["compiler.usable"] = compiler

@@ -79,6 +79,12 @@ def pygpu_status(record: Mapping[str, Any]) -> tuple[Optional[bool], str]:
     return False, tr("pygpu is not installed in the target interpreter")
 
 
+def import_check_failed(record: Mapping[str, Any], module: str) -> bool:
+    """--import-check really imported ``module`` in the target, and the import failed."""
+    check = get(record, "packages.import_check." + module)
+    return isinstance(check, Mapping) and not check.get("skipped") and check.get("ok") is False
+
+
 def log_shows_pygpu_import_failed(record: Mapping[str, Any]) -> bool:
     from legacydoc.messages import shown_by_log
 

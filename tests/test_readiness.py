@@ -31,12 +31,14 @@ def test_the_healthy_machine_runs_on_the_gpu_everywhere() -> None:
     assert lines["device"] == "cuda"
 
 
-def test_a_failed_pygpu_import_fires_ld115_and_keeps_both_on_the_cpu() -> None:
+def test_a_failed_import_of_an_installed_pygpu_fires_ld135_and_keeps_both_on_the_cpu() -> None:
     record = copy.deepcopy(_healthy())
+    assert record["packages"]["pygpu"]["version"]  # installed
     record["packages"]["import_check"] = {"pygpu": {"ok": False, "error": "ImportError: libgpuarray.so.3: cannot open"}}
     result = run_check(record, RULES)
-    ld115 = [d for d in result.every() if d.id == "LD115"]
-    assert ld115 and "import pygpu failed" in ld115[0].title
+    fired = {d.id: d for d in result.every()}
+    assert "LD135" in fired and "LD115" not in fired  # installed but not importable, not missing
+    assert "import pygpu failed: ImportError: libgpuarray.so.3" in fired["LD135"].title
     assert result.facts["derived"]["theano"]["runs_on"] == "cpu"
     assert "would run on the CPU" in result.runs_on()
     generated = generate(record, effective_config(record))
