@@ -46,16 +46,22 @@ def test_importing_the_cli_does_not_import_numpy() -> None:
     assert proc.stdout.strip() == "False", proc.stderr
 
 
-def test_the_command_exits_with_its_objects_frozen_and_main_keeps_the_collector() -> None:
-    # run() (the installed command, python -m) freezes the collector for a quick exit;
-    # main(), which tests and embedders call, leaves it alone. The exit code is main's.
-    for entry, frozen in (("run", True), ("main", False)):
-        code = ("import atexit, gc; atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0)); "
-                "from legacydoc.cli import %s; %s()" % (entry, entry))
-        proc = subprocess.run([sys.executable, "-c", code, "--no-such-option"], cwd=str(REPO),
-                              capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(REPO)))
-        assert proc.returncode == 2, proc.stderr
-        assert proc.stdout.strip() == "frozen %s" % frozen
+@pytest.mark.parametrize("entry, args, collecting, frozen", [
+    # run() (the installed command, python -m): no cycle collector, frozen for a quick exit
+    ("run", ["--no-such-option"], False, True),
+    # triage runs over any number of reports: the collector is back on
+    ("run", ["triage", "/no/such/folder"], True, True),
+    # main(), which tests and embedders call, leaves the collector alone
+    ("main", ["--no-such-option"], True, False),
+])
+def test_the_command_runs_without_the_collector_and_main_keeps_it(
+        entry: str, args: list[str], collecting: bool, frozen: bool) -> None:
+    code = ("import atexit, gc; atexit.register(lambda: print(gc.isenabled(), gc.get_freeze_count() > 0)); "
+            "from legacydoc.cli import %s; %s()" % (entry, entry))
+    proc = subprocess.run([sys.executable, "-c", code, *args], cwd=str(REPO),
+                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(REPO)))
+    assert proc.returncode == 2, proc.stderr  # the exit code is main's
+    assert proc.stdout.strip().splitlines()[-1] == "%s %s" % (collecting, frozen)
 
 
 def test_the_installed_command_is_run() -> None:
