@@ -69,17 +69,29 @@ def check_gpu(ctx: Context) -> None:
         )
     floatx = config["floatX"]
     if floatx.typed == "float64":
+        if not floatx.is_default:
+            how = " (%s)" % floatx.origin.label
+        elif _every_file_read(ctx):
+            how = tr(" (the default)")
+        else:  # a config file nobody recorded may set it: say so, claim no more
+            how = tr(" (the default, unless a config file that was not recorded sets floatX)")
         ctx.add(
             "float64-on-gpu", "warning",
             tr("%s: with %s=%s, floatX is float64%s; consumer GPUs run float64 many times slower than float32 and "
-            "much of Theano's GPU code expects float32.") % (
-                where, anchor.name, anchor.value,
-                " (the default)" if floatx.is_default else " (%s)" % floatx.origin.label),
+            "much of Theano's GPU code expects float32.") % (where, anchor.name, anchor.value, how),
             _fix_for(floatx, "float32") if not floatx.is_default else config_lines("global", "floatX", "float32"),
             file=fields["file"] if floatx.is_default else (floatx.origin.file or floatx.origin.source),
             line=anchor.origin.line if floatx.is_default else floatx.origin.line, section="global", option="floatX",
             value="float64",
         )
+
+
+def _every_file_read(ctx: Context) -> bool:
+    """A default stands only when every config file Theano reads was read: a record that
+    never listed them (a ticket, a partial replay) may have a .theanorc saying otherwise."""
+    from legacydoc.derive import config_files_read
+
+    return config_files_read(ctx.record)
 
 
 def pygpu_parses_device(value: str) -> bool:
