@@ -685,14 +685,17 @@ def cache_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def visible_gpus(facts: Mapping[str, Any]) -> Optional[int]:
-    """How many GPUs a CUDA program sees: CUDA_VISIBLE_DEVICES (when recorded) renumbers
-    and hides them, so device=cuda1 with CUDA_VISIBLE_DEVICES=1 asks for a second GPU that
-    the process does not have."""
+    """How many GPUs a CUDA program sees: CUDA_VISIBLE_DEVICES renumbers and hides them,
+    so device=cuda1 with CUDA_VISIBLE_DEVICES=1 asks for a second GPU that the process
+    does not have. None when unknown: no GPU count, or an environment never recorded."""
     count = get(facts, "gpu.count")
     if not isinstance(count, int) or isinstance(count, bool):
         return None
     variables = get(facts, "env.variables")
-    if not isinstance(variables, Mapping) or "CUDA_VISIBLE_DEVICES" not in variables:
+    if not isinstance(variables, Mapping):
+        # the environment was not recorded: CUDA_VISIBLE_DEVICES may hide any of them
+        return 0 if count == 0 else None
+    if "CUDA_VISIBLE_DEVICES" not in variables:
         return count
     # Parsed as the driver does: it stops at the first entry that names no device (empty,
     # -1, a word, an index past the last GPU), and a device named twice hides them all.
@@ -740,9 +743,13 @@ def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[
         if number is not None:
             out["device_index"] = number
             count = visible_gpus(facts)
+            total = get(facts, "gpu.count")
             if count is not None:
                 out["visible_gpus"] = count
                 out["device_exists"] = number < count
+            elif isinstance(total, int) and not isinstance(total, bool) and number >= total:
+                # whatever CUDA_VISIBLE_DEVICES says, it only hides GPUs: this one is not there
+                out["device_exists"] = False
     if "backend" not in out:
         # No device setting in the record, but the log was printed by one back-end's module.
         from legacydoc.messages import shown_by_log

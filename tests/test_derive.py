@@ -187,6 +187,9 @@ def test_cuda_visible_devices_narrows_and_renumbers_the_gpus() -> None:
     assert visible("0,0") == 0 and visible("1,1") == 0  # a device named twice hides them all
     assert visible("GPU-abc,1") == 2
     assert derive.visible_gpus({"env": {"variables": {"CUDA_VISIBLE_DEVICES": "0"}}}) is None  # no GPU count
+    # the environment never recorded (a ticket): any GPU may be hidden, so unknown
+    assert derive.visible_gpus({"gpu": {"count": 4}}) is None
+    assert derive.visible_gpus({"gpu": {"count": 0}}) == 0
 
 
 def test_which_libgpuarray_releases_would_fail_is_guessed_only_while_the_answer_is_unknown() -> None:
