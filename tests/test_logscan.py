@@ -56,6 +56,21 @@ def test_both_of_lds_wrong_library_messages_are_known(line: str) -> None:
     assert "ld-file-format-not-recognized" in found
 
 
+@pytest.mark.parametrize("line, static_libpython", [
+    ("relocation R_X86_64_32S against `_Py_NotImplementedStruct' can not be used when making a shared object;"
+     " recompile with -fPIC", True),
+    # newer binutils name the symbol's kind; a PIE-built static libpython fails the same way
+    ("/usr/bin/ld: /home/u/.pyenv/versions/3.7.16/lib/libpython3.7m.a(abstract.o): relocation R_X86_64_PC32"
+     " against symbol `PyExc_TypeError' can not be used when making a shared object; recompile with -fPIC", True),
+    # a static BLAS is another problem: not Python's library
+    ("/usr/lib/libopenblas.a(dgemm.o): relocation R_X86_64_32 against `.rodata' can not be used when making a"
+     " shared object; recompile with -fPIC", False),
+])
+def test_a_static_libpython_is_told_from_other_static_libraries(line: str, static_libpython: bool) -> None:
+    found = {m.id for m in logscan.scan(line + "\n")}
+    assert ("static-libpython-not-pic" in found) is static_libpython
+
+
 def test_a_message_is_reported_once_at_its_first_line() -> None:
     text = "a\nnvcc fatal   : Unsupported gpu architecture 'compute_75'\nnvcc fatal   : Unsupported gpu architecture 'compute_75'\n"
     matches = [m for m in logscan.scan(text) if m.id == "nvcc-unsupported-gpu-architecture"]
