@@ -33,7 +33,8 @@ def rules_dir() -> Path:
     """rules/ inside the installed wheel (legacydoc.rules), or the checkout's rules/."""
     here = Path(__file__).resolve().parent
     # A plain folder is read directly: importlib.resources costs 8 ms to import, a
-    # twentieth of a replayed check. Only a zipped install needs it.
+    # twentieth of a replayed check. It stays the fallback; rules/ must be a real folder
+    # all the same (a zipped install is not supported: the rule packs are listed by path).
     if (here / "rules" / "__init__.py").is_file():
         return here / "rules"
     if (here.parent / "pyproject.toml").is_file() and (here.parent / "rules" / "__init__.py").is_file():
@@ -78,13 +79,6 @@ def loads_toml(text: str) -> dict[str, Any]:
 
 def read_toml(path: Path, what: str, error: Callable[[str], UsageError] = UsageError) -> dict[str, Any]:
     """A data file as a dict; any problem is ``error("<path>: <what> ...")``, one line."""
-    return read_toml_bytes(path, what, error)[1]
-
-
-def read_toml_bytes(
-    path: Path, what: str, error: Callable[[str], UsageError] = UsageError
-) -> tuple[bytes, dict[str, Any]]:
-    """:func:`read_toml`, with the file's bytes as read (what a validation is cached by)."""
     from legacydoc import parsecache
     from legacydoc.safe_io import read_regular
 
@@ -97,11 +91,11 @@ def read_toml_bytes(
         raise error("%s: not UTF-8 (byte %d)" % (path, exc.start)) from None
     cached = parsecache.load(raw)
     if cached is not None:
-        return raw, cached
+        return cached
     try:
         parsed = tomllib.loads(text)
         parsecache.store(raw, parsed)
-        return raw, parsed
+        return parsed
     except tomllib.TOMLDecodeError as exc:
         raise error("%s: not valid TOML (%s)" % (path, " ".join(str(exc).split()))) from None
     except RecursionError:

@@ -4,7 +4,7 @@ Parsing the rule packs, the knowledge tables and the catalogues with the pure-Py
 reader takes about a tenth of a second, a good part of a replayed check. The cache is keyed
 by the file's bytes (SHA-256), so an edited file is simply another entry and nothing is
 ever stale; its value is the parsed data as JSON, which reads many times faster. The same
-folder keeps validation verdicts: an empty marker per (validator, bytes) it accepted.
+folder keeps validation verdicts: an empty marker per (validator, key) it accepted.
 
 Where: ``LEGACYDOC_CACHE_DIR`` (empty: no cache), else the user's cache folder
 (``$XDG_CACHE_HOME`` or ``~/.cache`` on POSIX, ``%LOCALAPPDATA%`` on Windows) under
@@ -74,9 +74,10 @@ def store(data: bytes, parsed: dict[str, Any]) -> None:
         return
 
 
-# Validation results: a marker file per (validator, bytes). A validator names itself by
+# Validation results: a marker file per (validator, key). A validator names itself by
 # what decides its verdict (its own source, the libraries and Python it runs on), so an
-# edited schema, an upgraded library or another Python simply validates again.
+# edited schema, an upgraded library or another Python simply validates again; the key is
+# whatever the verdict was given on (for a knowledge table: its name and parsed data).
 
 
 def _marker(validator: str, data: bytes) -> Optional[Path]:
@@ -88,7 +89,7 @@ def _marker(validator: str, data: bytes) -> Optional[Path]:
 
 
 def known_valid(validator: str, data: bytes) -> bool:
-    """Whether ``validator`` already accepted exactly these bytes."""
+    """Whether ``validator`` already accepted exactly this key."""
     try:
         marker = _marker(validator, data)
         return marker is not None and marker.is_file()
@@ -97,7 +98,7 @@ def known_valid(validator: str, data: bytes) -> bool:
 
 
 def remember_valid(validator: str, data: bytes) -> None:
-    """Record that ``validator`` accepted these bytes; silently nothing when it cannot be."""
+    """Record that ``validator`` accepted this key; silently nothing when it cannot be."""
     from legacydoc.errors import UsageError
     from legacydoc.safe_io import replace_file
 

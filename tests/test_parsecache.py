@@ -99,9 +99,12 @@ def test_an_accepted_table_is_not_validated_again(cache: Path, tmp_path: Path, m
     second = load_tables(tmp_path)
     assert calls == ["cudnn"]
     assert second["cudnn"].data == first["cudnn"].data and second["cudnn"].source == first["cudnn"].source
-    (tmp_path / "cudnn.toml").write_bytes((tmp_path / "cudnn.toml").read_bytes() + b"\n# edited\n")
+    (tmp_path / "cudnn.toml").write_bytes((tmp_path / "cudnn.toml").read_bytes() + b"\n# a comment\n")
     load_tables(tmp_path)
-    assert calls == ["cudnn", "cudnn"]  # other bytes: validated again
+    assert calls == ["cudnn"]  # the same data: the verdict stands
+    (tmp_path / "cudnn.toml").write_bytes((tmp_path / "cudnn.toml").read_bytes() + b"\nextra = 1\n")
+    load_tables(tmp_path)
+    assert calls == ["cudnn", "cudnn"]  # other data: validated again
 
 
 def test_another_validator_validates_again(cache: Path, tmp_path: Path, monkeypatch) -> None:
@@ -134,3 +137,30 @@ def test_no_verdicts_kept_with_the_cache_off(tmp_path: Path, monkeypatch) -> Non
     load_tables(tmp_path)
     load_tables(tmp_path)
     assert calls == ["cudnn", "cudnn"]
+
+
+def test_a_verdict_is_for_one_table_name(cache: Path, tmp_path: Path) -> None:
+    # the schema depends on the file's name: the same bytes under another name are
+    # validated again (here: cudnn.toml needs [[library]] rows that scratch.toml does not)
+    from legacydoc.knowledge import KnowledgeError, load_tables
+
+    text = 'source = "a test table"\n[[build]]\ncudnn = "7.6.5"\n'
+    first, second = tmp_path / "one", tmp_path / "two"
+    first.mkdir()
+    second.mkdir()
+    (first / "scratch.toml").write_text(text)
+    assert "scratch" in load_tables(first)
+    (second / "cudnn.toml").write_text(text)
+    with pytest.raises(KnowledgeError, match="cudnn.toml"):
+        load_tables(second)
+
+
+def test_a_verdict_vouches_for_the_data_not_for_a_forged_parse_cache_entry(cache: Path, tmp_path: Path) -> None:
+    from legacydoc.knowledge import KnowledgeError, load_tables
+
+    shutil.copy(locate.knowledge_dir() / "cudnn.toml", tmp_path / "cudnn.toml")
+    load_tables(tmp_path)  # parsed, validated, both remembered
+    [entry] = [p for p in cache.iterdir() if p.suffix == ".json"]
+    entry.write_text('{"source": "x", "build": "not a list"}')
+    with pytest.raises(KnowledgeError):
+        load_tables(tmp_path)

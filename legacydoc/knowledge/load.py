@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Optional, Union
 
 from legacydoc import locate, parsecache
 from legacydoc.knowledge import schema
@@ -31,9 +31,9 @@ def load_tables(directory: Union[str, Path, Any, None] = None) -> dict[str, Tabl
         origin = str(entry)
         if not entry.is_file():
             continue
-        raw, data = locate.read_toml_bytes(entry, "knowledge table", KnowledgeError)
+        data = locate.read_toml(entry, "knowledge table", KnowledgeError)
         name = entry.name[: -len(".toml")]
-        result[name] = _validated(name, origin, raw, data)
+        result[name] = _validated(name, origin, data)
     return result
 
 
@@ -55,16 +55,31 @@ def validator_id() -> str:
         hashlib.sha256(source).hexdigest(), packaging.__version__, *sys.version_info[:2])
 
 
-def _validated(name: str, origin: str, raw: bytes, data: dict[str, Any]) -> Table:
-    """Validate a table, or trust a verdict this validator gave on the same bytes before:
-    validating every table takes 18 ms, a tenth of a replayed check."""
+def _validated(name: str, origin: str, data: dict[str, Any]) -> Table:
+    """Validate a table, or trust a verdict this validator gave on the same table before:
+    validating every table takes 18 ms, a tenth of a replayed check. The verdict is kept
+    for the parsed data under its name (the schema depends on both), not for the file's
+    bytes: data read back from the parse cache is what is vouched for."""
     checker = validator_id()
-    if checker and parsecache.known_valid(checker, raw):
+    key = _verdict_key(checker, name, data) if checker else None
+    if key is not None and parsecache.known_valid(checker, key):
         return schema.accepted(name, origin, data)
     table = validate(name, origin, data)
-    if checker:
-        parsecache.remember_valid(checker, raw)
+    if key is not None:
+        parsecache.remember_valid(checker, key)
     return table
+
+
+def _verdict_key(checker: str, name: str, data: dict[str, Any]) -> Optional[bytes]:
+    """The table's name and its data as canonical JSON; None (no verdict kept) for data
+    JSON cannot hold exactly, such as TOML dates."""
+    import json
+
+    try:
+        text = json.dumps(data, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return None
+    return name.encode("utf-8") + b"\0" + text.encode("utf-8")
 
 
 @functools.lru_cache(maxsize=1)
