@@ -62,6 +62,9 @@ def test_both_of_lds_wrong_library_messages_are_known(line: str) -> None:
     # newer binutils name the symbol's kind; a PIE-built static libpython fails the same way
     ("/usr/bin/ld: /home/u/.pyenv/versions/3.7.16/lib/libpython3.7m.a(abstract.o): relocation R_X86_64_PC32"
      " against symbol `PyExc_TypeError' can not be used when making a shared object; recompile with -fPIC", True),
+    # ld names a section, not a symbol: the library before the colon is Python's
+    ("/usr/local/lib/libpython2.7.a(pythonrun.o): relocation R_X86_64_32 against `.rodata.str1.8' can not be used"
+     " when making a shared object; recompile with -fPIC", True),
     # a static BLAS is another problem: not Python's library
     ("/usr/lib/libopenblas.a(dgemm.o): relocation R_X86_64_32 against `.rodata' can not be used when making a"
      " shared object; recompile with -fPIC", False),
