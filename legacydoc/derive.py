@@ -415,21 +415,19 @@ def compiler_facts(facts: Mapping[str, Any], max_gcc: Optional[int]) -> dict[str
     return out
 
 
-def nvcc_use_unknown(theano_version: Optional[str], backend: Optional[str]) -> bool:
+def nvcc_use_unknown(theano_version: Optional[str], backend: Optional[str], flavour: Optional[str] = None) -> bool:
     """Whether Theano might compile GPU ops with nvcc (the old back-end) without the record
-    saying so: the release is unknown and the back-end is unknown or old, or a release
-    that has the old back-end (before 0.10) is known with the back-end unknown. When both
-    are known, LD403 decides; Theano 1.0 and any other back-end never use nvcc."""
-    if backend not in (None, "old"):
+    saying so: the release is unknown (or unreadable) and the back-end is unknown or old,
+    or a release that has the old back-end (before 0.10) is known with the back-end
+    unknown. When both are known, LD403 decides; Theano 1.0, any other back-end and a
+    Theano known not to be installed never use nvcc."""
+    if backend not in (None, "old") or flavour == "none":
         return False
-    if not theano_version:
+    parsed = parse_version(theano_version) if theano_version else None
+    if parsed is None:
         return True
-    return backend is None and _below_one(theano_version)
-
-
-def _below_one(version: str) -> bool:
-    parsed = parse_version(version)  # 0.10.0beta1 onwards: the old back-end is gone
-    return parsed is not None and parsed < Version("0.10.0b1")
+    # 0.10.0beta1 onwards: the old back-end is gone
+    return backend is None and parsed < Version("0.10.0b1")
 
 
 def _era_pygpu_spec(era: Optional[Mapping[str, Any]]) -> Optional[str]:
@@ -911,7 +909,8 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     # (gpu_blockers, from what was derived above)
     d.update(_flat("theano", device_facts(facts, theano.get("version"), _blockers(d.get("libgpuarray.nvrtc_found")))))
     if d.get("gxx.too_new_for_nvcc") is True:
-        d["gxx.too_new_for_nvcc_era_unknown"] = nvcc_use_unknown(theano.get("version"), d.get("theano.backend"))
+        d["gxx.too_new_for_nvcc_era_unknown"] = nvcc_use_unknown(
+            theano.get("version"), d.get("theano.backend"), d.get("theano.flavour"))
     d.update(_flat("cache", cache_facts(facts)))
     d.update(_flat("log", log_facts(facts)))
     return _nest(d)

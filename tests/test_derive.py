@@ -231,3 +231,21 @@ def test_an_nvidia_smi_that_answered_lets_the_failure_rules_decide() -> None:
     assert derive.gpu_failure(answered) == "none"
     assert derive.gpu_failure({"gpu": {"nvidia_smi": {"found": False}}}) is None  # not run: unknown
     assert derive.gpu_failure({}) is None
+
+
+def test_whether_theano_might_compile_with_nvcc_is_decided_only_from_what_is_known() -> None:
+    unknown = derive.nvcc_use_unknown
+    assert unknown(None, None) is True  # neither the release nor the device
+    assert unknown(None, "old") is True  # device=gpu, the release unknown
+    assert unknown("0.9.0", None) is True  # a release with the old back-end, the device unknown
+    assert unknown("0.9.0.dev-c697eeab84e5b8a74908da654b66ec9eca4f1291", None) is True  # unreadable: unknown
+    assert unknown("0.9.0", "old") is False  # both known: LD403 decides
+    assert unknown("1.0.5", None) is False and unknown("0.10.0beta1", None) is False  # NVRTC, no nvcc
+    assert unknown(None, "gpuarray") is False and unknown(None, "cpu") is False
+    assert unknown(None, None, "none") is False  # Theano known not to be installed
+    record = {"packages": {"found": ["numpy"]}, "python": {"probe_ok": True},
+              "cuda": {"nvcc": {"found": True, "version": "7.5"}},
+              "compilers": {"nvcc_host": {"found": True, "compiler": "gcc", "gcc_major": 6}}}
+    derived = derive.derive(record)
+    assert derived["theano"]["flavour"] == "none"
+    assert derived["gxx"]["too_new_for_nvcc"] is True and derived["gxx"]["too_new_for_nvcc_era_unknown"] is False

@@ -67,6 +67,11 @@ CASES = [
     ("dotted-ldflags-in-global", record("[global]\nblas.ldflags = -LC:\\openblas -lopenblas\n"),
      [("dotted-key-in-global", 2,
        "[blas]\nldflags =\n# or your own flags (-LC:\\openblas -lopenblas), once g++ links a test program with them")]),
+    # the same, misplaced without a dotted name; a value continued on a second line stays in the comment
+    ("ldflags-in-global", record("[global]\nldflags = -lopenblas\n  -lgfortran\n"),
+     [("continuation-line", 3, "ldflags = -lopenblas\n-lgfortran"),
+      ("unknown-option", 2,
+       "[blas]\nldflags =\n# or your own flags (-lopenblas -lgfortran), once g++ links a test program with them")]),
     ("global-prefix-in-file", record("[global]\nglobal.floatX = float32\n"), [("dotted-key-in-global", 2, "[global]\nfloatX = float32")]),
     ("option-in-wrong-section", record("[global]\npreallocate = 0.8\n"), [("unknown-option", 2, "[gpuarray]\npreallocate = 0.8")]),
     ("section-case", record("[Global]\nfloatX = float32\n"), [("unknown-option", 2, "[global]\nfloatX = float32")]),

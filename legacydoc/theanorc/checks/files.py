@@ -218,15 +218,16 @@ def check_entry(ctx: Context, source: SourceFile, entry: Entry) -> None:
 
 
 def _moved_fix(ctx: Context, target: Mapping[str, Any], value: str) -> str:
-    """The line that puts a misplaced setting where Theano reads it. blas.ldflags gets
+    """The lines that put a misplaced setting where Theano reads it. blas.ldflags gets
     the flags theanorc --write writes, so check and the written file never disagree
     (whether the user's own -l libraries link is not known); their own flags are named."""
     if canonical_name(target) != "blas.ldflags":
         return _fix_for_option(target, value)
     flags, _why = machine.blas_choice(ctx.record)
     fix = _fix_for_option(target, flags)
-    if value.strip() != flags:
-        fix += "\n" + tr("# or your own flags (%s), once g++ links a test program with them") % value.strip()
+    own = " ".join(value.split())  # one line: a continuation line would leave the comment
+    if own != flags:
+        fix += "\n" + tr("# or your own flags (%s), once g++ links a test program with them") % own
     return fix
 
 
@@ -265,7 +266,7 @@ def unknown_entry(ctx: Context, source: SourceFile, entry: Entry) -> None:
             message += tr(" Use %s instead.") % _where_option(hit.option, ctx.schema.dunder)
         else:
             message += tr(" Delete the line.")
-        fix = _fix_for_option(hit.option, hit.value or value) if hit is not None else ""
+        fix = _moved_fix(ctx, hit.option, hit.value or value) if hit is not None else ""
         ctx.add("removed-option", "warning", message, fix, file=source.path, line=entry.line, section=section,
                  option=entry.raw_option, value=value, did_you_mean=hit.canonical if hit else None)
         return
@@ -275,7 +276,7 @@ def unknown_entry(ctx: Context, source: SourceFile, entry: Entry) -> None:
         fix_value = hit.value or value
         message += tr(" Use %s instead%s.") % (
             _where_option(hit.option, ctx.schema.dunder), ": " + hit.why if hit.why else "")
-        ctx.add("unknown-option", "warning", message, _fix_for_option(hit.option, fix_value), file=source.path,
+        ctx.add("unknown-option", "warning", message, _moved_fix(ctx, hit.option, fix_value), file=source.path,
                  line=entry.line, section=section, option=entry.raw_option, value=value, did_you_mean=hit.canonical)
     else:
         message += tr(" Delete the line.")
