@@ -74,6 +74,25 @@ def test_a_static_libpython_is_told_from_other_static_libraries(line: str, stati
     assert ("static-libpython-not-pic" in found) is static_libpython
 
 
+@pytest.mark.parametrize("line, message", [
+    # a Chinese Windows prints the loader's own text: the same messages
+    ("ImportError: DLL load failed: 找不到指定的模块。", "windows-dll-load-failed"),
+    ("ImportError: DLL load failed: 动态链接库(DLL)初始化例程失败。", "windows-dll-init-failed"),
+    ("ImportError: DLL load failed while importing lazylinker_ext: A dynamic link library (DLL) initialization "
+     "routine failed.", "windows-dll-init-failed"),
+    # a path split at a space: Program Files, or a user folder with a space
+    ("g++.exe: error: c:\\program: No such file or directory", "gxx-program-files-split"),
+    ("g++.exe: error: C:\\Users\\Chris: No such file or directory", "gxx-program-files-split"),
+])
+def test_windows_messages_in_either_language_and_split_paths(line: str, message: str) -> None:
+    assert message in {m.id for m in logscan.scan(line + "\n")}
+
+
+def test_a_missing_source_file_is_not_a_split_path() -> None:
+    found = {m.id for m in logscan.scan("g++.exe: error: C:\\work\\mod.cpp: No such file or directory\n")}
+    assert "gxx-program-files-split" not in found
+
+
 def test_a_message_is_reported_once_at_its_first_line() -> None:
     text = "a\nnvcc fatal   : Unsupported gpu architecture 'compute_75'\nnvcc fatal   : Unsupported gpu architecture 'compute_75'\n"
     matches = [m for m in logscan.scan(text) if m.id == "nvcc-unsupported-gpu-architecture"]
