@@ -32,6 +32,7 @@ DERIVED: dict[str, str] = {
     "theano.python_verdict": "ok | too_new | too_old: where the target Python falls against that range",
     "theano.python_range": "that range, as a specifier",
     "theano.release_known": "the Theano release is in the knowledge table",
+    "theano.version_unknown": "Theano's release was not recorded (and Theano is not known to be absent)",
     "theano.failures": "ids of known failures that this Theano/Python/numpy/cuDNN combination hits",
     "theano.device": "the device Theano is configured for (cpu, cuda, cuda0, gpu, ...)",
     "theano.wants_gpu": "that device is a GPU one (cuda*, opencl*, gpu*)",
@@ -619,6 +620,8 @@ def preallocate_fraction(facts: Mapping[str, Any]) -> Optional[float]:
 
 def theano_facts(facts: Mapping[str, Any], flavour: Mapping[str, Any]) -> tuple[dict[str, Any], Optional[dict]]:
     out: dict[str, Any] = dict(flavour)
+    # Not known to be absent, and no release recorded: what hedged rules (LD418, LD420) need.
+    out["version_unknown"] = flavour.get("flavour") != "none" and not flavour.get("version")
     dist = installed_dist(flavour)
     if dist is None:
         return out, None

@@ -11,7 +11,8 @@ DERIVED = Table({
     "os": STR,
     "theano": Table({
         "flavour": STR, "version": STR, "both_installed": BOOL, "python_ok": BOOL, "python_verdict": STR,
-        "python_range": STR, "release_known": BOOL, "failures": list_of(STR), "device": STR, "wants_gpu": BOOL,
+        "python_range": STR, "release_known": BOOL, "version_unknown": BOOL, "failures": list_of(STR),
+        "device": STR, "wants_gpu": BOOL,
         "backend": STR, "device_index": INT, "device_exists": BOOL, "runs_on": STR, "cpu_reasons": list_of(STR),
         "unknown_reasons": list_of(STR), "backend_known": BOOL, "backend_from_log": STR, "visible_gpus": INT,
         "device_gpu": STR, "old_backend": STR, "cudnn_min": INT,
