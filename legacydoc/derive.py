@@ -482,11 +482,6 @@ def pygpu_would_fail(
     return failing
 
 
-def _release_key(row: Mapping[str, Any]) -> tuple[int, ...]:
-    version = parse_version(row.get("version"))
-    return tuple(version.release) if version is not None else ()
-
-
 def theano_fit(pygpu_version: str) -> dict[str, Any]:
     """With Theano's release unknown: the releases whose own check accepts this pygpu
     (theano_eras), and whether the newest Theano, the one pip installs, rejects it."""
@@ -495,15 +490,15 @@ def theano_fit(pygpu_version: str) -> dict[str, Any]:
     parsed = parse_version(pygpu_version)
     if parsed is None:
         return {}
-    rows = [r for r in knowledge.default().table("theano_eras").rows("release") if r.get("package") == "Theano"]
+    rows = knowledge.default().theano_eras("Theano")  # oldest first
     accepted = []
     for row in rows:
         spec = parse_specifier(_era_pygpu_spec(row) or "")
         if spec is not None and spec.contains(parsed, prereleases=True):
             accepted.append(str(row["version"]))
-    newest = max(rows, key=_release_key, default=None)
-    if newest is None or not accepted:
+    if not rows or not accepted:
         return {}
+    newest = rows[-1]
     span = accepted[0] if len(accepted) == 1 else "%s to %s" % (accepted[0], accepted[-1])
     return {"fits_theano": "Theano " + span, "newest_theano_rejects": str(newest["version"]) not in accepted,
             "newest_theano": str(newest["version"])}

@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from packaging.version import Version
 
 from legacydoc import knowledge as k
 from legacydoc.errors import UsageError
@@ -601,3 +602,11 @@ def test_garbage_inputs_return_none(value):
 )
 def test_nvidia_smi_failure_lookup(output, rc, expected) -> None:
     assert k.default().nvidia_smi_failure(output, rc) == expected
+
+
+def test_theano_eras_lists_one_package_oldest_first() -> None:
+    rows = k.default().theano_eras("Theano")
+    versions = [Version(row["version"]) for row in rows]
+    assert len(versions) >= 4 and versions == sorted(versions)
+    assert all(row["package"] == "Theano" for row in rows)
+    assert k.default().theano_eras("no-such-dist") == []

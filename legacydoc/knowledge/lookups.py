@@ -440,6 +440,14 @@ class Knowledge:
                 best = (row_version, row)
         return dict(best[1]) if best else None
 
+    def theano_eras(self, dist: Any) -> list[dict[str, Any]]:
+        """Every theano_eras row of one package (Theano, Theano-PyMC), oldest first."""
+        wanted = _normalize_dist(dist)
+        rows = [(_version(r["version"]), dict(r)) for r in self._rows("theano_eras", "release")
+                if wanted is not None and _normalize_dist(r["package"]) == wanted]
+        known = [(parsed, row) for parsed, row in rows if parsed is not None]
+        return [row for _parsed, row in sorted(known, key=lambda pair: pair[0])]
+
     def libgpuarray_releases(self) -> list[dict[str, Any]]:
         """Every libgpuarray release row, oldest first."""
         return [dict(r) for r in self._rows("libgpuarray_releases", "release")]
