@@ -58,19 +58,26 @@ def load(data: bytes) -> Optional[dict[str, Any]]:
 
 def store(data: bytes, parsed: dict[str, Any]) -> None:
     """Remember the parsed form; silently nothing when it cannot be (a cache is optional)."""
-    from legacydoc.errors import UsageError
-    from legacydoc.safe_io import replace_file
-
     try:
         text = json.dumps(parsed, ensure_ascii=False, allow_nan=False)
         if json.loads(text) != parsed:  # a type JSON would change (a tuple, a float key)
             return
-        entry = _entry(data)
-        if entry is None:
-            return
-        entry.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        replace_file(entry, text.encode("utf-8"))
-    except (TypeError, ValueError, OSError, UsageError, RecursionError):
+        _put(_entry(data), text.encode("utf-8"))
+    except (TypeError, ValueError, RecursionError):
+        return
+
+
+def _put(path: Optional[Path], content: bytes) -> None:
+    """Write one cache file through the safe writer; silently nothing when it cannot be."""
+    from legacydoc.errors import UsageError
+    from legacydoc.safe_io import replace_file
+
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        replace_file(path, content)
+    except (OSError, UsageError):
         return
 
 
@@ -99,14 +106,4 @@ def known_valid(validator: str, data: bytes) -> bool:
 
 def remember_valid(validator: str, data: bytes) -> None:
     """Record that ``validator`` accepted this key; silently nothing when it cannot be."""
-    from legacydoc.errors import UsageError
-    from legacydoc.safe_io import replace_file
-
-    try:
-        marker = _marker(validator, data)
-        if marker is None:
-            return
-        marker.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        replace_file(marker, b"")
-    except (OSError, UsageError):
-        return
+    _put(_marker(validator, data), b"")

@@ -62,8 +62,8 @@ def packages_recorded(record: Mapping[str, Any]) -> bool:
 def pygpu_status(record: Mapping[str, Any]) -> tuple[Optional[bool], str]:
     """(usable, evidence): a real ``import pygpu`` wins; else the installed distribution,
     conda package or package folder. None when the target's packages were not read."""
-    check = get(record, "packages.import_check.pygpu")
-    if isinstance(check, Mapping) and not check.get("skipped") and "ok" in check:
+    check = import_check(record, "pygpu")
+    if check is not None:
         if check.get("ok"):
             return True, tr("import pygpu worked (pygpu %s)") % check.get("version", tr("of unknown version"))
         return False, tr("import pygpu failed: %s") % check.get("error", tr("an error legacydoc did not record"))
@@ -79,10 +79,17 @@ def pygpu_status(record: Mapping[str, Any]) -> tuple[Optional[bool], str]:
     return False, tr("pygpu is not installed in the target interpreter")
 
 
+def import_check(record: Mapping[str, Any], module: str) -> Optional[Mapping[str, Any]]:
+    """What --import-check recorded for ``module``, when it really imported it (ran, not
+    skipped, with an outcome); None otherwise."""
+    check = get(record, "packages.import_check." + module)
+    return check if isinstance(check, Mapping) and not check.get("skipped") and "ok" in check else None
+
+
 def import_check_failed(record: Mapping[str, Any], module: str) -> bool:
     """--import-check really imported ``module`` in the target, and the import failed."""
-    check = get(record, "packages.import_check." + module)
-    return isinstance(check, Mapping) and not check.get("skipped") and check.get("ok") is False
+    check = import_check(record, module)
+    return check is not None and check.get("ok") is False
 
 
 def log_shows_pygpu_import_failed(record: Mapping[str, Any]) -> bool:
