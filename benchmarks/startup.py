@@ -51,6 +51,19 @@ def wall(argv: list[str]) -> float:
     return time.perf_counter() - started
 
 
+def _target(tool: list[str]) -> str:
+    """The interpreter ``legacydoc check`` probes here, and why it chose it."""
+    import json
+
+    done = subprocess.run(tool + ["check", "--format", "json"], cwd=str(REPO), env=ENV,
+                          capture_output=True, text=True, timeout=300)
+    try:
+        target = json.loads(done.stdout)["target"]
+        return "%s (chosen by %s)" % (target.get("executable_requested"), target.get("selected_by"))
+    except (ValueError, KeyError, TypeError):
+        return "unknown (check --format json printed no target)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
@@ -79,6 +92,9 @@ def main() -> None:
         for name in names:
             times[name].append(wall(commands[name]))
     median = {name: statistics.median(values) for name, values in times.items()}
+    # What check examined decides much of its time: behind a pyenv shim, bash starts six
+    # times before the target Python does (an activated venv or conda env has none).
+    print("check examined: %s" % _target(tool))
     for name, value in median.items():
         print("%-26s %6.3f s (median of %d)" % (name, value, runs))
     print()

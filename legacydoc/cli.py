@@ -9,9 +9,12 @@ import enum
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import typer
+
+if TYPE_CHECKING:
+    from legacydoc.probes import Probing
 
 from legacydoc import __version__
 from legacydoc.errors import UsageError
@@ -198,6 +201,19 @@ def probe_with_log(python: Optional[str], project: Optional[Path], timeout: floa
     return facts.new_record(collect_all(ctx)), ctx.log
 
 
+# The probe of the target interpreter, started ahead of the others.
+TARGET_PROBE = ("target",)
+
+
+def _start_probing(
+    python: Optional[str], project: Optional[Path], timeout: float, import_check: bool, names: Sequence[str]
+) -> "Probing":
+    """Start the probes ``names`` in the background (more can be started on the result)."""
+    from legacydoc.probes import Probing
+
+    return Probing(build_context(python, project, timeout, import_check)).start(names)
+
+
 NoRedactOpt = typer.Option(
     False,
     "--no-redact",
@@ -246,32 +262,6 @@ def probe(
     if save is not None:
         facts.save(record, save)
         typer.echo("facts saved to %s" % save, err=output_format is ProbeFormat.toml)
-
-
-def _in_background(function: Callable[..., Any], *args: Any) -> Callable[[], Any]:
-    """Start ``function(*args)`` in a thread; the returned callable waits for its result
-    (or raises its exception, a UsageError for a bad --python say, in the caller)."""
-    import threading
-
-    box: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            box["value"] = function(*args)
-        except BaseException as exc:  # handed to the caller, who reports it
-            box["error"] = exc
-
-    # A daemon: the probes bound their own time, and an interrupt must not wait for them.
-    thread = threading.Thread(target=run, name="legacydoc-probe", daemon=True)
-    thread.start()
-
-    def result() -> Any:
-        thread.join()
-        if "error" in box:
-            raise box["error"]
-        return box["value"]
-
-    return result
 
 
 def _import_diagnosis() -> None:
@@ -323,19 +313,33 @@ def check(
         _use_lang(lang)
     _use_shell(shell)
     chosen = choose(CHECK_FORMATS, output_format)
-    rules = _load_rules(rules_dirs)  # a broken rule pack fails before any probing
-    log = _read_log(log_file)
+    probing = None
+    if facts_file is None:
+        # The target interpreter is the slowest probe (behind a pyenv shim, bash starts
+        # six times before Python does): it runs while the rules are read.
+        probing = _start_probing(python, project, timeout, import_check, TARGET_PROBE)
+    try:
+        rules = _load_rules(rules_dirs)  # a broken rule pack fails before the other probes
+        log = _read_log(log_file)
+    except BaseException:
+        if probing is not None:
+            probing.cancel()
+        raise
     if facts_file is not None:
         from legacydoc import replay
 
         replayed = replay.load(facts_file, with_commands=False)
         record, source = replayed.record, replayed.source
     else:
+        assert probing is not None  # started above: there is no --facts
+        from legacydoc import facts
+        from legacydoc.probes import PROBE_MODULES
+
+        probing.start_soon([name for name in PROBE_MODULES if name not in TARGET_PROBE])
         # The probes mostly wait on other processes: meanwhile this thread imports what
         # diagnosing needs (a third of the run's wall time on a warm machine).
-        probed = _in_background(probe_machine, python, project, timeout, import_check)
         _import_diagnosis()
-        record = probed()
+        record = facts.new_record(probing.wait())
         source = "this machine"
     record, _text = _with_log(record, log, no_redact)
     # Redacted facts in, so every format agrees with the report and with a replay of it.

@@ -126,6 +126,29 @@ def test_broken_rule_pack_is_one_line_exit_2(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell script stands in for the interpreter")
+def test_a_broken_rule_pack_stops_the_target_probe_already_running(tmp_path: Path) -> None:
+    """The target interpreter is probed while the rules are read: a rule pack that fails
+    to load must not leave it running behind legacydoc's exit 2."""
+    import time
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "mine.toml").write_text("[[rule]]\nid = \"X1\"\n")
+    marker = tmp_path / "python.pid"
+    python = tmp_path / "slow-python"
+    python.write_text("#!/bin/sh\necho $$ > %s\nexec sleep 987607\n" % marker)
+    python.chmod(0o755)
+    started = time.monotonic()
+    proc = run_cli("check", "--python", str(python), "--rules", str(pack), "--timeout", "60")
+    assert proc.returncode == 2 and "mine.toml" in proc.stderr
+    assert time.monotonic() - started < 30
+    if marker.exists():  # it had started: it must be gone
+        time.sleep(0.2)
+        status = Path("/proc/%s/status" % marker.read_text().strip())
+        assert not status.exists() or "\nState:\tZ" in status.read_text()
+
+
 def test_a_users_rule_pack_adds_rules(tmp_path: Path) -> None:
     pack = tmp_path / "pack"
     pack.mkdir()

@@ -65,3 +65,37 @@ def test_a_crashing_probe_is_recorded_and_the_run_goes_on(tmp_path: Path, monkey
     assert out["system"]["probe_error"].startswith("RuntimeError: disk on fire")
     tables = collect_all(make_ctx(tmp_path), only=("system", "env"))
     assert "probe_error" in tables["system"] and "probe_error" not in tables["env"]
+
+
+@posix_only
+def test_probes_started_in_groups_come_back_in_record_order(tmp_path: Path) -> None:
+    from legacydoc.probes import Probing
+
+    ctx = make_ctx(tmp_path, [FakeTools(tmp_path / "bin").bindir])
+    probing = Probing(ctx).start(("target",))
+    later = [name for name in PROBE_MODULES if name != "target"]
+    tables = probing.start_soon(later).wait()
+    assert list(tables) == list(collect_all(ctx))  # the same tables, in the same order
+    assert list(tables)[:3] == ["system", "python", "packages"]
+
+
+@posix_only
+def test_cancelled_probing_kills_the_hung_target_interpreter_at_once(tmp_path: Path) -> None:
+    from legacydoc.probes import Probing
+
+    marker = tmp_path / "python.pid"
+    python = tmp_path / "hung-python"
+    python.write_text("#!/bin/sh\necho $$ > %s\nexec sleep 987606\n" % marker)
+    python.chmod(0o755)
+    started = time.monotonic()
+    probing = Probing(make_ctx(tmp_path, python=str(python), timeout=60.0)).start(("target",))
+    while not marker.exists() and time.monotonic() - started < 10:
+        time.sleep(0.01)
+    probing.cancel()
+    tables = probing.wait()
+    assert time.monotonic() - started < 10  # not the 60 s timeout
+    assert tables["python"]["probe_ok"] is False
+    assert tables["python"]["command"]["rc"] == -9
+    time.sleep(0.2)
+    state = Path("/proc/%s/status" % marker.read_text().strip())
+    assert not state.exists() or "\nState:\tZ" in state.read_text()

@@ -152,3 +152,32 @@ def test_the_gpu_probe_keeps_its_result_when_nvidia_smi_leaves_a_child(tmp_path:
     gpu = tables["gpu"]
     assert "probe_error" not in gpu and gpu["nvidia_smi"]["rc"] == 0
     assert gpu.get("devices", [{}])[0].get("name") == "GeForce GTX 1080"
+
+
+@posix_only
+def test_cancel_kills_a_running_command_and_refuses_new_ones(tmp_path: Path) -> None:
+    import threading
+
+    from legacydoc.probes.run import Running
+
+    marker = tmp_path / "child.pid"
+    running = Running()
+    box: dict = {}
+
+    def work() -> None:
+        box["result"] = run_command(["sh", "-c", "echo $$ > %s; exec sleep 987604" % marker], timeout=60, running=running)
+
+    thread = threading.Thread(target=work)
+    started = time.monotonic()
+    thread.start()
+    while not marker.exists() and time.monotonic() - started < 10:
+        time.sleep(0.01)
+    running.cancel()
+    thread.join(10)
+    assert time.monotonic() - started < 5  # not the 60 s timeout
+    assert box["result"].rc == -9 and not box["result"].timed_out
+    time.sleep(0.2)
+    assert not _running(int(marker.read_text()))
+    late = tmp_path / "late.pid"
+    result = run_command(["sh", "-c", "echo $$ > %s; exec sleep 987605" % late], timeout=60, running=running)
+    assert result.rc == -9  # started after the cancel: killed at once

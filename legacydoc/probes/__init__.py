@@ -5,6 +5,9 @@ A probe module has ``collect(ctx) -> dict``; the tables it fills are named in
 mapping ``{table: data}``. :func:`collect_all` runs every probe concurrently, each with
 its own deadline, so a run takes as long as the slowest probe, not the sum of them. A
 probe that raises or overruns is recorded as ``<table>.probe_error``; the run goes on.
+:class:`Probing` does the same in steps: ``check`` starts the slowest probe (the target
+interpreter) before reading the rules, the others after, and cancels all of them if the
+rules cannot be read.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import importlib
 import threading
 import time
 import traceback
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 from legacydoc.areas import PROBE_MODULES, tables_of_probe
 from legacydoc.factschema import prune
@@ -64,41 +67,73 @@ def run_probe(name: str, ctx: ProbeContext) -> dict[str, dict]:
     return result
 
 
+class Probing:
+    """Probes running in their own threads: started in groups (the slowest one first,
+    while the caller still has work of its own), then waited for together."""
+
+    def __init__(self, ctx: ProbeContext, on_done: Optional[Callable[[str], None]] = None) -> None:
+        self.ctx = ctx
+        self._on_done = on_done
+        self._lock = threading.Lock()
+        self._results: dict[str, dict[str, dict]] = {}
+        # (name, thread, when it must be given up on)
+        self._threads: list[tuple[str, threading.Thread, float]] = []
+        self._starters: list[threading.Thread] = []
+
+    def start(self, names: Sequence[str]) -> "Probing":
+        for name in names:
+            # Daemon threads, not an executor: a probe stuck in a system call must not
+            # keep the interpreter from exiting after we have given up on it.
+            thread = threading.Thread(
+                target=self._work, args=(name, self.ctx.for_probe()), name="probe-" + name, daemon=True
+            )
+            thread.start()
+            self._threads.append((name, thread, time.monotonic() + self.ctx.timeout + GRACE_S))
+        return self
+
+    def start_soon(self, names: Sequence[str]) -> "Probing":
+        """:meth:`start` from a thread of its own: each new thread takes the GIL for its
+        imports, and starting nine of them one by one held up the caller for 25-30 ms."""
+        starter = threading.Thread(target=self.start, args=(list(names),), name="probe-starter", daemon=True)
+        starter.start()
+        self._starters.append(starter)
+        return self
+
+    def _work(self, name: str, ctx: ProbeContext) -> None:
+        out = run_probe(name, ctx)
+        with self._lock:
+            self._results[name] = out
+        if self._on_done is not None:
+            self._on_done(name)
+
+    def cancel(self) -> None:
+        """Give up: kill the commands still running; the probes then end on their own."""
+        self.ctx.running.cancel()
+
+    def wait(self) -> dict[str, dict]:
+        """``{table: facts}`` for every table of every started probe, in probe order; a
+        probe that did not finish in time is recorded as timed out."""
+        for starter in self._starters:
+            starter.join()
+        for _name, thread, give_up_at in self._threads:
+            thread.join(max(0.0, give_up_at - time.monotonic()))
+        order = {name: i for i, name in enumerate(PROBE_MODULES)}
+        tables: dict[str, dict] = {}
+        with self._lock:
+            for name, _thread, _at in sorted(self._threads, key=lambda t: order.get(t[0], len(order))):
+                if name in self._results:
+                    tables.update(self._results[name])
+                else:
+                    message = "probe did not finish within %.1f s" % (self.ctx.timeout + GRACE_S)
+                    for table in _tables_of(name):
+                        tables[table] = {"probe_error": message, "probe_timed_out": True}
+        return tables
+
+
 def collect_all(
     ctx: ProbeContext,
     only: Optional[tuple[str, ...]] = None,
     on_done: Optional[Callable[[str], None]] = None,
 ) -> dict[str, dict]:
     """Run the probes concurrently; returns ``{table: facts}`` for every table."""
-    names = only or PROBE_MODULES
-    results: dict[str, dict[str, dict]] = {}
-    lock = threading.Lock()
-
-    def worker(probe_name: str, probe_ctx: ProbeContext) -> None:
-        out = run_probe(probe_name, probe_ctx)
-        with lock:
-            results[probe_name] = out
-        if on_done is not None:
-            on_done(probe_name)
-
-    # Daemon threads, not an executor: a probe stuck in a system call must not keep the
-    # interpreter from exiting after we have given up on it.
-    threads = []
-    for name in names:
-        thread = threading.Thread(target=worker, args=(name, ctx.for_probe()), name="probe-" + name, daemon=True)
-        thread.start()
-        threads.append((name, thread))
-    deadline = time.monotonic() + ctx.timeout + GRACE_S
-    for _name, thread in threads:
-        thread.join(max(0.0, deadline - time.monotonic()))
-
-    tables: dict[str, dict] = {}
-    with lock:
-        for name, _thread in threads:
-            if name in results:
-                tables.update(results[name])
-            else:
-                message = "probe did not finish within %.1f s" % (ctx.timeout + GRACE_S)
-                for table in _tables_of(name):
-                    tables[table] = {"probe_error": message, "probe_timed_out": True}
-    return tables
+    return Probing(ctx, on_done).start(only or PROBE_MODULES).wait()

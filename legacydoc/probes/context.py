@@ -23,6 +23,7 @@ from legacydoc.probes.run import (
     DEFAULT_TIMEOUT_S,
     CommandLog,
     CommandResult,
+    Running,
     candidate_encodings,
     run_command,
 )
@@ -51,6 +52,7 @@ class ProbeContext:
     encodings: Sequence[str] = ()  # extra decodings to try after UTF-8 and the locale's
     log: CommandLog = field(default_factory=CommandLog)
     deadline: Optional[float] = None  # time.monotonic() after which no command starts
+    running: Running = field(default_factory=Running)  # shared by the per-probe copies
 
     # --- derived, read-only views -------------------------------------------------
     @property
@@ -127,7 +129,10 @@ class ProbeContext:
         budget = min(self.timeout if timeout is None else timeout, self.remaining())
         if budget <= 0:
             result = CommandResult(argv=[str(a) for a in argv], error="skipped: probe deadline reached")
+        elif self.running.cancelled:
+            result = CommandResult(argv=[str(a) for a in argv], error="skipped: probing was cancelled")
         else:
+            kwargs.setdefault("running", self.running)
             kwargs.setdefault("env", dict(self.environ))
             if self.encodings and "encodings" not in kwargs:
                 kwargs["encodings"] = candidate_encodings(self.encodings)

@@ -156,6 +156,36 @@ def _kill_tree(proc: subprocess.Popen) -> None:
         pass
 
 
+class Running:
+    """The commands of one probe session that are still running. A session given up on
+    (a bad rule pack found while the target interpreter was already being probed, say)
+    is cancelled: what runs is killed, and nothing more starts."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._procs: set[subprocess.Popen] = set()
+        self.cancelled = False
+
+    def add(self, proc: subprocess.Popen) -> bool:
+        """Track ``proc``; False (and the caller kills it) once the session is cancelled."""
+        with self._lock:
+            if not self.cancelled:
+                self._procs.add(proc)
+                return True
+        return False
+
+    def discard(self, proc: subprocess.Popen) -> None:
+        with self._lock:
+            self._procs.discard(proc)
+
+    def cancel(self) -> None:
+        with self._lock:
+            self.cancelled = True
+            procs = list(self._procs)
+        for proc in procs:  # their pumps see them end and return as usual
+            _kill_tree(proc)
+
+
 class _Capture:
     """Output of one stream, bounded: a runaway tool must not fill memory."""
 
@@ -285,8 +315,10 @@ def run_command(
     cwd: Optional[str] = None,
     encodings: Sequence[str] = (),
     stdin_text: Optional[str] = None,
+    running: Optional[Running] = None,
 ) -> CommandResult:
-    """Run ``argv`` (a list, no shell) for at most ``timeout`` seconds. Never raises."""
+    """Run ``argv`` (a list, no shell) for at most ``timeout`` seconds. Never raises.
+    With ``running``, the process can be killed by :meth:`Running.cancel`."""
     argv = [str(a) for a in argv]
     result = CommandResult(argv=argv)
     if not argv:
@@ -318,6 +350,8 @@ def run_command(
         result.error = "%s: %s" % (type(exc).__name__, exc)
         return result
 
+    if running is not None and not running.add(proc):
+        _kill_tree(proc)  # cancelled between the caller's check and the start
     captures = [_Capture(), _Capture()]
     if stdin_text is not None and proc.stdin is not None:
         try:
@@ -326,7 +360,11 @@ def run_command(
         except OSError:
             pass
     pump = _pump_threads if _IS_WINDOWS else _pump_posix
-    result.timed_out = pump(proc, captures, started + max(timeout, 0.01))
+    try:
+        result.timed_out = pump(proc, captures, started + max(timeout, 0.01))
+    finally:
+        if running is not None:
+            running.discard(proc)
     result.duration_s = time.monotonic() - started
     if not result.timed_out:
         result.rc = proc.returncode
