@@ -712,11 +712,17 @@ def visible_gpus(facts: Mapping[str, Any]) -> Optional[int]:
 
 
 def config_files_read(facts: Mapping[str, Any]) -> bool:
-    """Every config file Theano would read was listed, and each one that exists was read."""
+    """Every config file Theano would read was listed, and each one that exists was read
+    whole (not cut at the probe's size limit, not an excerpt a reporter quoted)."""
     files = get(facts, "theano_config.files")
     if not isinstance(files, list):
         return False
-    return all(isinstance(f, Mapping) and (f.get("exists") is False or "text" in f) for f in files)
+    return all(
+        isinstance(f, Mapping)
+        and (f.get("exists") is False
+             or ("text" in f and f.get("text_truncated") is not True and f.get("text_partial") is not True))
+        for f in files
+    )
 
 
 def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[str, ...] = ()) -> dict[str, Any]:

@@ -175,6 +175,10 @@ CASES = [
     ("cnmem-0.9-gpu", record("[global]\ndevice = gpu\nfloatX = float32\n[lib]\ncnmem = 0.5\n", theano="0.9.0"),
      [("old-gpu-backend", 2, "[global]\ndevice = cuda")]),
     ("truncated", record(files=[rc_file("[global]\nfloatX = float32\n# half a li", text_truncated=True)]), [("file-truncated", None, "")]),
+    # a quoted excerpt: its first line may sit under a header the quote left out
+    ("excerpt", record(files=[rc_file("flags = -arch=sm_30\n", text_partial=True)]), [("file-partial", None, "")]),
+    ("not-an-excerpt", record(files=[rc_file("flags = -arch=sm_30\n")]),
+     [("missing-section-header", 1, "[global]\nflags = -arch=sm_30")]),
 ]
 
 

@@ -212,6 +212,8 @@ _FILE: dict[str, Kind] = {
     "exists": BOOL, "readable": BOOL, "kind": STR, "size": INT, "read_error": STR, "error": STR,
     "encoding": STR, "bom": STR, "undecodable_offset": INT, "gbk_decodable": BOOL, "crlf": BOOL,
     "text": STR, "text_truncated": BOOL,
+    # only part of the file was recorded (a quoted excerpt): what it sets stands, the rest is unknown
+    "text_partial": BOOL,
 }
 THEANO_CONFIG = fact_table({
     "files": ListOf(Table({**_FILE, "from": STR})),  # from: default | THEANORC

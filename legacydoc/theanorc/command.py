@@ -69,7 +69,8 @@ def _finding_text(finding: Finding) -> list[str]:
         fix = finding.fix_line.split("\n")
         lines.append("          %s %s" % (tr("fix:"), fix[0]))
         lines += ["               %s" % part for part in fix[1:]]
-    elif finding.kind not in ("conflicting-values", "file-truncated", "default-section", "interpolation"):
+    elif finding.kind not in ("conflicting-values", "file-truncated", "file-partial", "default-section",
+                              "interpolation"):
         lines.append("          %s %s" % (tr("fix:"), tr("delete the line")))
     return lines
 
@@ -175,7 +176,7 @@ def _stale(config: EffectiveConfig, target: Path, current: Optional[bytes]) -> l
         if source.fact.get("encoding") not in ("utf-8", "utf-8-sig"):
             continue  # its recorded text is not its bytes: cannot compare
         now = (current or b"").decode("utf-8", errors="replace").lstrip("\ufeff")
-        if now != source.fact["text"] and not source.truncated:
+        if now != source.fact["text"] and not (source.truncated or source.partial):
             return ["%s changed since the facts were recorded: options are kept from the recorded text" % target]
     return []
 

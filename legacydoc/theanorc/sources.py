@@ -35,6 +35,7 @@ class SourceFile:
     parsed: Optional[ParsedText] = None
     decode: Optional[DecodeProblem] = None
     truncated: bool = False
+    partial: bool = False  # an excerpt: the options it does not show are unknown, not unset
 
     @property
     def read(self) -> bool:
@@ -188,6 +189,7 @@ def view_file(fact: Mapping[str, Any], record: Mapping[str, Any]) -> SourceFile:
         source.truncated = True
         cut = max(text.rfind("\n"), text.rfind("\r"))
         text = text[: cut + 1] if cut >= 0 else ""  # the last line may be cut in half
+    source.partial = fact.get("text_partial") is True
     source.decode = decode_problem(fact, text, machine.locale_encoding(record), py2)
     source.parsed = parse_text(text, dialect)
     return source

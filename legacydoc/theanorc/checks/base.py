@@ -44,6 +44,7 @@ KINDS: dict[str, str] = {
     "bom": "a UTF-8 byte-order mark: import theano fails",
     "undecodable": "text that does not decode in the locale Theano reads the file with",
     "file-truncated": "a config file too big to be recorded whole",
+    "file-partial": "a config file of which the record holds only an excerpt",
     "default-section": "a [DEFAULT] section: its options apply to every section",
     "interpolation": "a %(NAME)s reference ConfigParser cannot resolve: used as written",
 }

@@ -82,6 +82,12 @@ def file_encoding(ctx: Context, source: SourceFile) -> None:
             tr("%s is larger than the part legacydoc records (64 KiB); settings after that point were not checked. A "
             ".theanorc needs only a few lines.") % source.path, "", file=source.path,
         )
+    if source.partial:
+        ctx.add(
+            "file-partial", "info",
+            tr("%s: the record holds only an excerpt of it; options outside the excerpt are unknown, not unset.")
+            % source.path, "", file=source.path,
+        )
     problem = source.decode
     if problem is None:
         return
@@ -118,6 +124,8 @@ def file_structure(ctx: Context, source: SourceFile) -> None:
                 continue  # the BOM finding says it
             if any(f.kind == "missing-section-header" and f.file == source.path for f in ctx.out):
                 continue  # configparser stops at the first one; one finding is enough
+            if source.partial and issue.line == 1:
+                continue  # an excerpt starts where the quote did: its header may be above it
             entry = next((e for e in parsed.entries if e.section is None and e.line == issue.line), None)
             section = "global"
             if entry is not None and "." in entry.option:
