@@ -88,6 +88,20 @@ def test_windows_messages_in_either_language_and_split_paths(line: str, message:
     assert message in {m.id for m in logscan.scan(line + "\n")}
 
 
+@pytest.mark.parametrize("line, message", [
+    ('GpuArrayException: Could not load "nvrtc64_70.dll": The specified module could not be found.',
+     "pygpu-could-not-load-nvrtc-dll"),
+    # libgpuarray always adds ": <why>", but an empty Windows message leaves ": " that a paste trims, or the
+    # reporter quotes the name only
+    ('GpuArrayException: Could not load "nvrtc64_70.dll":', "pygpu-could-not-load-nvrtc-dll"),
+    ('GpuArrayException: Could not load "nvrtc64_70.dll"', "pygpu-could-not-load-nvrtc-dll"),
+    ("Could not load \"libnvrtc.so\"", "pygpu-could-not-load-libnvrtc"),
+    ("Could not load \"nvcuda.dll\"", "pygpu-could-not-load-libcuda"),
+])
+def test_libgpuarrays_load_errors_match_without_their_reason(line: str, message: str) -> None:
+    assert message in {m.id for m in logscan.scan(line + "\n")}
+
+
 def test_a_missing_source_file_is_not_a_split_path() -> None:
     found = {m.id for m in logscan.scan("g++.exe: error: C:\\work\\mod.cpp: No such file or directory\n")}
     assert "gxx-program-files-split" not in found
