@@ -102,6 +102,20 @@ def test_libgpuarrays_load_errors_match_without_their_reason(line: str, message:
     assert message in {m.id for m in logscan.scan(line + "\n")}
 
 
+@pytest.mark.parametrize("log, found", [
+    # Python 2 and 3.3-3.6: the import line, then the bare name
+    ("    from lasagne.layers import Conv2DLayer as ConvLayer, Deconv2DLayer as DeconvLayer\n"
+     "ImportError: cannot import name 'Deconv2DLayer'\n", True),
+    ("    from lasagne.updates import adamax\nImportError: cannot import name adamax\n", True),
+    ("AttributeError: module 'lasagne.layers' has no attribute 'TransposedConv2DLayer'\n", True),
+    # the same name from another library, or a layer Lasagne 0.1 has
+    ("    from tensorflow.contrib.layers import batch_norm\nImportError: cannot import name 'batch_norm'\n", False),
+    ("    from lasagne.layers import DenseLayer\nImportError: cannot import name 'DenseLayer'\n", False),
+])
+def test_a_lasagne_name_added_after_0_1_is_told_from_others(log: str, found: bool) -> None:
+    assert ("lasagne-name-added-after-release" in {m.id for m in logscan.scan(log)}) is found
+
+
 def test_a_missing_source_file_is_not_a_split_path() -> None:
     found = {m.id for m in logscan.scan("g++.exe: error: C:\\work\\mod.cpp: No such file or directory\n")}
     assert "gxx-program-files-split" not in found
