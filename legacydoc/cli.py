@@ -321,26 +321,28 @@ def check(
     try:
         rules = _load_rules(rules_dirs)  # a broken rule pack fails before the other probes
         log = _read_log(log_file)
+        if facts_file is not None:
+            from legacydoc import replay
+
+            replayed = replay.load(facts_file, with_commands=False)
+            record, source = replayed.record, replayed.source
+        else:
+            assert probing is not None  # started above: there is no --facts
+            from legacydoc import facts
+            from legacydoc.probes import PROBE_MODULES
+
+            probing.start_soon([name for name in PROBE_MODULES if name not in TARGET_PROBE])
+            # The probes mostly wait on other processes: meanwhile this thread imports what
+            # diagnosing needs (a third of the run's wall time on a warm machine).
+            _import_diagnosis()
+            record = facts.new_record(probing.wait())
+            source = "this machine"
     except BaseException:
+        # a usage error, Ctrl-C: what was started for the probes (each in a session of
+        # its own, out of reach of the terminal's SIGINT) must not outlive us
         if probing is not None:
             probing.cancel()
         raise
-    if facts_file is not None:
-        from legacydoc import replay
-
-        replayed = replay.load(facts_file, with_commands=False)
-        record, source = replayed.record, replayed.source
-    else:
-        assert probing is not None  # started above: there is no --facts
-        from legacydoc import facts
-        from legacydoc.probes import PROBE_MODULES
-
-        probing.start_soon([name for name in PROBE_MODULES if name not in TARGET_PROBE])
-        # The probes mostly wait on other processes: meanwhile this thread imports what
-        # diagnosing needs (a third of the run's wall time on a warm machine).
-        _import_diagnosis()
-        record = facts.new_record(probing.wait())
-        source = "this machine"
     record, _text = _with_log(record, log, no_redact)
     # Redacted facts in, so every format agrees with the report and with a replay of it.
     redactor = _redactor(record, no_redact)

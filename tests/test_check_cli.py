@@ -143,10 +143,51 @@ def test_a_broken_rule_pack_stops_the_target_probe_already_running(tmp_path: Pat
     proc = run_cli("check", "--python", str(python), "--rules", str(pack), "--timeout", "60")
     assert proc.returncode == 2 and "mine.toml" in proc.stderr
     assert time.monotonic() - started < 30
-    if marker.exists():  # it had started: it must be gone
-        time.sleep(0.2)
-        status = Path("/proc/%s/status" % marker.read_text().strip())
+    time.sleep(0.5)  # a process started as legacydoc exited has written its pid by now
+    if not marker.exists():
+        return  # cancelled before it started: nothing to leave behind
+    pid = int(marker.read_text())
+    try:
+        status = Path("/proc/%d/status" % pid)
         assert not status.exists() or "\nState:\tZ" in status.read_text()
+    finally:
+        try:
+            os.kill(pid, 9)
+        except OSError:
+            pass
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT and a POSIX shell script")
+def test_ctrl_c_while_probing_stops_the_target_interpreter_too(tmp_path: Path) -> None:
+    """The probes' commands run in sessions of their own, out of reach of the terminal's
+    SIGINT: an interrupted check must kill them itself."""
+    import signal
+    import time
+
+    marker = tmp_path / "python.pid"
+    python = tmp_path / "hung-python"
+    python.write_text("#!/bin/sh\necho $$ > %s\nexec sleep 987609\n" % marker)
+    python.chmod(0o755)
+    proc = subprocess.Popen([sys.executable, "-m", "legacydoc", "check", "--python", str(python), "--timeout", "60"],
+                            cwd=str(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=dict(os.environ, PYTHONPATH=str(REPO)))
+    deadline = time.monotonic() + 30
+    while not marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    pid = int(marker.read_text())
+    time.sleep(1.5)  # the rules are read by now: check waits for the probes
+    try:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+        time.sleep(0.2)
+        status = Path("/proc/%d/status" % pid)
+        assert not status.exists() or "\nState:\tZ" in status.read_text()
+    finally:
+        proc.kill()
+        try:
+            os.kill(pid, 9)
+        except OSError:
+            pass
 
 
 def test_a_users_rule_pack_adds_rules(tmp_path: Path) -> None:

@@ -91,8 +91,7 @@ def test_windows_messages_in_either_language_and_split_paths(line: str, message:
 @pytest.mark.parametrize("line, message", [
     ('GpuArrayException: Could not load "nvrtc64_70.dll": The specified module could not be found.',
      "pygpu-could-not-load-nvrtc-dll"),
-    # libgpuarray always adds ": <why>", but an empty Windows message leaves ": " that a paste trims, or the
-    # reporter quotes the name only
+    # libgpuarray always adds ": <why>" (dyn_load.c), but people quote the line without it
     ('GpuArrayException: Could not load "nvrtc64_70.dll":', "pygpu-could-not-load-nvrtc-dll"),
     ('GpuArrayException: Could not load "nvrtc64_70.dll"', "pygpu-could-not-load-nvrtc-dll"),
     ("Could not load \"libnvrtc.so\"", "pygpu-could-not-load-libnvrtc"),

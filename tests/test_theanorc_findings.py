@@ -177,6 +177,8 @@ CASES = [
     ("truncated", record(files=[rc_file("[global]\nfloatX = float32\n# half a li", text_truncated=True)]), [("file-truncated", None, "")]),
     # a quoted excerpt: its first line may sit under a header the quote left out
     ("excerpt", record(files=[rc_file("flags = -arch=sm_30\n", text_partial=True)]), [("file-partial", None, "")]),
+    ("excerpt-after-a-comment", record(files=[rc_file("# the GPU part\nflags = -arch=sm_30\n", text_partial=True)]),
+     [("file-partial", None, "")]),
     ("not-an-excerpt", record(files=[rc_file("flags = -arch=sm_30\n")]),
      [("missing-section-header", 1, "[global]\nflags = -arch=sm_30")]),
 ]

@@ -154,6 +154,20 @@ def test_second_write_is_a_no_op_and_backups_never_overwrite(tmp_path: Path) -> 
     assert (tmp_path / ".theanorc.legacydoc-bak.1").read_bytes() == b"[global]\nfloatX = float16\n"
 
 
+@pytest.mark.parametrize("part", ["text_partial", "text_truncated"])
+def test_a_file_the_record_holds_only_in_part_is_not_rewritten(tmp_path: Path, part: str) -> None:
+    """The new file is built from the recorded text: the part not recorded would be lost."""
+    target = tmp_path / ".theanorc"
+    target.write_bytes(b"[global]\nfloatX = float32\n[nvcc]\nflags = -arch=sm_30\n")
+    before = snapshot(tmp_path)
+    rec = record(files=[rc_file("[nvcc]\nflags = -arch=sm_30\n", str(target), **{part: True})])
+    code, out = run_write(rec, None)
+    assert code == 2 and "holds only part of %s" % target in out
+    assert snapshot(tmp_path) == before
+    # another PATH is not the file the record holds in part
+    assert run_write(rec, tmp_path / "new.theanorc")[0] == 0
+
+
 def test_new_file_has_no_backup(tmp_path: Path) -> None:
     code, out = run_write(machine_record(tmp_path), None)
     assert code == 0 and (tmp_path / ".theanorc").exists() and out.rstrip().endswith("Wrote %s." % (tmp_path / ".theanorc"))

@@ -106,9 +106,16 @@ class Probing:
         if self._on_done is not None:
             self._on_done(name)
 
-    def cancel(self) -> None:
-        """Give up: kill the commands still running; the probes then end on their own."""
+    def cancel(self, wait_s: float = GRACE_S) -> None:
+        """Give up: kill the commands still running, then give the probes up to ``wait_s``
+        to end (a command being started as we cancel is killed once it is registered,
+        and each probe removes its temporary folder)."""
         self.ctx.running.cancel()
+        deadline = time.monotonic() + wait_s
+        for starter in list(self._starters):
+            starter.join(max(0.0, deadline - time.monotonic()))
+        for _name, thread, _at in list(self._threads):
+            thread.join(max(0.0, deadline - time.monotonic()))
 
     def wait(self) -> dict[str, dict]:
         """``{table: facts}`` for every table of every started probe, in probe order; a

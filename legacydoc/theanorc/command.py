@@ -181,6 +181,15 @@ def _stale(config: EffectiveConfig, target: Path, current: Optional[bytes]) -> l
     return []
 
 
+def _refuse_part_known(config: EffectiveConfig, target: Path) -> None:
+    """The new file is built from the recorded text: when the record holds only part of
+    the target (an excerpt, or cut at the probe's size limit), the rest would be lost."""
+    for source in config.files:
+        if str(source.fact.get("abspath") or source.path) == str(target) and (source.truncated or source.partial):
+            raise Refused(tr("the record holds only part of %s, so rewriting it would drop the rest; run legacydoc "
+                             "theanorc --write on that machine without --facts, or give another PATH") % target)
+
+
 def _choose_target(record: Mapping[str, Any], path: Optional[Path]) -> tuple[Path, str, tuple[str, ...]]:
     if path is not None:
         text = str(path)
@@ -213,6 +222,7 @@ def write(
     config = effective_config(record)
     try:
         target, why, others = _choose_target(record, path)
+        _refuse_part_known(config, target)
         current = read_bytes(resolve_target(target))
     except Refused as exc:
         err.write(tr("legacydoc: not written: %s") % exc + "\n")

@@ -124,7 +124,7 @@ def file_structure(ctx: Context, source: SourceFile) -> None:
                 continue  # the BOM finding says it
             if any(f.kind == "missing-section-header" and f.file == source.path for f in ctx.out):
                 continue  # configparser stops at the first one; one finding is enough
-            if source.partial and issue.line == 1:
+            if source.partial:
                 continue  # an excerpt starts where the quote did: its header may be above it
             entry = next((e for e in parsed.entries if e.section is None and e.line == issue.line), None)
             section = "global"
