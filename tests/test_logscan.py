@@ -115,6 +115,17 @@ def test_a_lasagne_name_added_after_0_1_is_told_from_others(log: str, found: boo
     assert ("lasagne-name-added-after-release" in {m.id for m in logscan.scan(log)}) is found
 
 
+@pytest.mark.parametrize("line, found", [
+    ('mod.cu(317): error: identifier "cudnnSetConvolutionNdDescriptor_v3" is undefined', True),
+    ("dnn_base.c:57:3: error: 'cudnnSetFilterNdDescriptor_v4' was not declared in this scope", True),
+    ("mod.cpp:(.text+0x1a2): undefined reference to `cudnnSetPoolingNdDescriptor_v4'", True),
+    # an unsuffixed function missing is another story (an older cuDNN, or no header at all)
+    ('mod.cu(88): error: identifier "cudnnSetFilterNdDescriptor" is undefined', False),
+])
+def test_a_cudnn_function_removed_in_cudnn_6_is_told_from_others(line: str, found: bool) -> None:
+    assert ("cudnn-versioned-function-undeclared" in {m.id for m in logscan.scan(line + "\n")}) is found
+
+
 def test_a_missing_source_file_is_not_a_split_path() -> None:
     found = {m.id for m in logscan.scan("g++.exe: error: C:\\work\\mod.cpp: No such file or directory\n")}
     assert "gxx-program-files-split" not in found
