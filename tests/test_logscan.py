@@ -126,6 +126,20 @@ def test_a_cudnn_function_removed_in_cudnn_6_is_told_from_others(line: str, foun
     assert ("cudnn-versioned-function-undeclared" in {m.id for m in logscan.scan(line + "\n")}) is found
 
 
+@pytest.mark.parametrize("log, found", [
+    ("---> 42 from keras.regularizers import l2, activity_l2, l1, activity_l1\n"
+     "ImportError: cannot import name activity_l2\n", True),
+    ("ImportError: cannot import name 'TimeDistributedDense' from 'keras.layers' (/x/keras/layers/__init__.py)\n", True),
+    ("AttributeError: module 'keras.layers.core' has no attribute 'TimeDistributedDense'\n", True),
+    ("ImportError: No module named 'keras.utils.visualize_util'\n", True),
+    # a name Keras 2 still has, and a same-named import from another library
+    ("from keras.layers import Dense\nImportError: cannot import name 'Dense'\n", False),
+    ("from keras.layers import Dense\nfrom sklearn.metrics import precision\nImportError: cannot import name precision\n", False),
+])
+def test_a_keras_1_name_removed_in_keras_2_is_told_from_others(log: str, found: bool) -> None:
+    assert ("keras-1-name-removed-in-2" in {m.id for m in logscan.scan(log)}) is found
+
+
 def test_a_missing_source_file_is_not_a_split_path() -> None:
     found = {m.id for m in logscan.scan("g++.exe: error: C:\\work\\mod.cpp: No such file or directory\n")}
     assert "gxx-program-files-split" not in found
