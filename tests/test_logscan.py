@@ -101,43 +101,39 @@ def test_libgpuarrays_load_errors_match_without_their_reason(line: str, message:
     assert message in {m.id for m in logscan.scan(line + "\n")}
 
 
-@pytest.mark.parametrize("log, found", [
+LASAGNE, CUDNN_V, KERAS_1 = "lasagne-name-added-after-release", "cudnn-versioned-function-undeclared", \
+    "keras-1-name-removed-in-2"
+
+
+@pytest.mark.parametrize("message, log, found", [
     # Python 2 and 3.3-3.6: the import line, then the bare name
-    ("    from lasagne.layers import Conv2DLayer as ConvLayer, Deconv2DLayer as DeconvLayer\n"
-     "ImportError: cannot import name 'Deconv2DLayer'\n", True),
-    ("    from lasagne.updates import adamax\nImportError: cannot import name adamax\n", True),
-    ("AttributeError: module 'lasagne.layers' has no attribute 'TransposedConv2DLayer'\n", True),
+    (LASAGNE, "    from lasagne.layers import Conv2DLayer as ConvLayer, Deconv2DLayer as DeconvLayer\n"
+     "ImportError: cannot import name 'Deconv2DLayer'", True),
+    (LASAGNE, "    from lasagne.updates import adamax\nImportError: cannot import name adamax", True),
+    (LASAGNE, "AttributeError: module 'lasagne.layers' has no attribute 'TransposedConv2DLayer'", True),
     # the same name from another library, or a layer Lasagne 0.1 has
-    ("    from tensorflow.contrib.layers import batch_norm\nImportError: cannot import name 'batch_norm'\n", False),
-    ("    from lasagne.layers import DenseLayer\nImportError: cannot import name 'DenseLayer'\n", False),
-])
-def test_a_lasagne_name_added_after_0_1_is_told_from_others(log: str, found: bool) -> None:
-    assert ("lasagne-name-added-after-release" in {m.id for m in logscan.scan(log)}) is found
-
-
-@pytest.mark.parametrize("line, found", [
-    ('mod.cu(317): error: identifier "cudnnSetConvolutionNdDescriptor_v3" is undefined', True),
-    ("dnn_base.c:57:3: error: 'cudnnSetFilterNdDescriptor_v4' was not declared in this scope", True),
-    ("mod.cpp:(.text+0x1a2): undefined reference to `cudnnSetPoolingNdDescriptor_v4'", True),
+    (LASAGNE, "    from tensorflow.contrib.layers import batch_norm\nImportError: cannot import name 'batch_norm'", False),
+    (LASAGNE, "    from lasagne.layers import DenseLayer\nImportError: cannot import name 'DenseLayer'", False),
+    (CUDNN_V, 'mod.cu(317): error: identifier "cudnnSetConvolutionNdDescriptor_v3" is undefined', True),
+    (CUDNN_V, "dnn_base.c:57:3: error: 'cudnnSetFilterNdDescriptor_v4' was not declared in this scope", True),
+    (CUDNN_V, "mod.cpp:(.text+0x1a2): undefined reference to `cudnnSetPoolingNdDescriptor_v4'", True),
     # an unsuffixed function missing is another story (an older cuDNN, or no header at all)
-    ('mod.cu(88): error: identifier "cudnnSetFilterNdDescriptor" is undefined', False),
-])
-def test_a_cudnn_function_removed_in_cudnn_6_is_told_from_others(line: str, found: bool) -> None:
-    assert ("cudnn-versioned-function-undeclared" in {m.id for m in logscan.scan(line + "\n")}) is found
-
-
-@pytest.mark.parametrize("log, found", [
-    ("---> 42 from keras.regularizers import l2, activity_l2, l1, activity_l1\n"
-     "ImportError: cannot import name activity_l2\n", True),
-    ("ImportError: cannot import name 'TimeDistributedDense' from 'keras.layers' (/x/keras/layers/__init__.py)\n", True),
-    ("AttributeError: module 'keras.layers.core' has no attribute 'TimeDistributedDense'\n", True),
-    ("ImportError: No module named 'keras.utils.visualize_util'\n", True),
+    (CUDNN_V, 'mod.cu(88): error: identifier "cudnnSetFilterNdDescriptor" is undefined', False),
+    (KERAS_1, "---> 42 from keras.regularizers import l2, activity_l2, l1, activity_l1\n"
+     "ImportError: cannot import name activity_l2", True),
+    (KERAS_1, "ImportError: cannot import name 'TimeDistributedDense' from 'keras.layers' (/x/keras/layers/__init__.py)",
+     True),
+    (KERAS_1, "AttributeError: module 'keras.layers.core' has no attribute 'TimeDistributedDense'", True),
+    (KERAS_1, "ImportError: No module named 'keras.utils.visualize_util'", True),
     # a name Keras 2 still has, and a same-named import from another library
-    ("from keras.layers import Dense\nImportError: cannot import name 'Dense'\n", False),
-    ("from keras.layers import Dense\nfrom sklearn.metrics import precision\nImportError: cannot import name precision\n", False),
+    (KERAS_1, "from keras.layers import Dense\nImportError: cannot import name 'Dense'", False),
+    (KERAS_1, "from keras.layers import Dense\nfrom sklearn.metrics import precision\n"
+     "ImportError: cannot import name precision", False),
 ])
-def test_a_keras_1_name_removed_in_keras_2_is_told_from_others(log: str, found: bool) -> None:
-    assert ("keras-1-name-removed-in-2" in {m.id for m in logscan.scan(log)}) is found
+def test_a_versions_missing_name_is_told_from_others(message: str, log: str, found: bool) -> None:
+    """Each message names what one release lacks; the same words about another library's
+    name, or a name the release has, are not it."""
+    assert (message in {m.id for m in logscan.scan(log + "\n")}) is found
 
 
 def test_a_missing_source_file_is_not_a_split_path() -> None:
