@@ -78,6 +78,7 @@ DERIVED: dict[str, str] = {
     "cudnn.built_for_nvcc": "nvcc's CUDA is among them",
     "cudnn.found": "a cuDNN header or library was found",
     "gxx.found": "a g++ Theano would use was found",
+    "gxx.found_from_log": "the log message that shows Theano found no g++ when the compilers were not probed",
     "theano.visible_gpus": "GPUs a CUDA program sees (gpu.count, narrowed by CUDA_VISIBLE_DEVICES)",
     "theano.backend_known": "the back-end is known (the device setting was read)",
     "pygpu.installed_not_importable": ("pygpu is recorded installed but a real import of it failed (the log, or "
@@ -393,11 +394,22 @@ def cudnn_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any]
     return out
 
 
+# Theano's messages that say it found no C++ compiler (rules/messages/theano_compile.toml).
+GXX_MISSING_MESSAGES = ("theano-gxx-not-detected", "theano-no-cxx-deprecation")
+
+
 def compiler_facts(facts: Mapping[str, Any], max_gcc: Optional[int]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     found = get(facts, "compilers.gxx.found")
     if isinstance(found, bool):
         out["found"] = found
+    else:
+        # Not probed, but the failed run printed Theano's own "g++ not detected": that
+        # settles it for the machine the log came from.
+        ids = get(facts, "log.ids")
+        said = [i for i in GXX_MISSING_MESSAGES if isinstance(ids, list) and i in ids]
+        if said:
+            out["found"], out["found_from_log"] = False, said[0]
     count = get(facts, "compilers.gxx_count")
     if isinstance(count, int) and not isinstance(count, bool):
         out["count"] = count

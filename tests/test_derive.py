@@ -249,3 +249,11 @@ def test_whether_theano_might_compile_with_nvcc_is_decided_only_from_what_is_kno
     derived = derive.derive(record)
     assert derived["theano"]["flavour"] == "none"
     assert derived["gxx"]["too_new_for_nvcc"] is True and derived["gxx"]["too_new_for_nvcc_era_unknown"] is False
+
+
+def test_theanos_own_no_gxx_message_settles_gxx_found_when_not_probed() -> None:
+    log = {"ids": ["theano-gxx-not-detected"], "matches": []}
+    assert derive.derive({"log": log})["gxx"] == {"found": False, "found_from_log": "theano-gxx-not-detected"}
+    probed = derive.derive({"log": log, "compilers": {"gxx": {"found": True, "path": "/usr/bin/g++"}}})
+    assert probed["gxx"]["found"] is True and "found_from_log" not in probed["gxx"]  # the probe wins
+    assert "found" not in derive.derive({"log": {"ids": [], "matches": []}}).get("gxx", {})

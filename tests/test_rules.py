@@ -127,3 +127,15 @@ def paste_problems() -> list[tuple[str, str]]:
                     if "  " in value or "#" in value or ";" in value or " (" in value:
                         bad.append((rule.id, line))
     return bad
+
+
+def test_g_plus_plus_not_detected_blames_the_gpu_only_when_the_device_is_known() -> None:
+    """Theano prints "g++ not detected" whatever the device: from the log alone it is
+    LD401 (no compiler); LD400 (the GPU needs one) only with device=gpu/cuda recorded."""
+    log = {"ids": ["theano-gxx-not-detected"],
+           "matches": [{"id": "theano-gxx-not-detected", "line": 1, "text": "g++ not detected !"}]}
+    theano = {"theano": {"name": "Theano", "version": "0.8.2"}}
+    unknown_device = fired_ids({"packages": theano, "log": log})
+    assert "LD401" in unknown_device and "LD400" not in unknown_device
+    gpu = fired_ids({"packages": theano, "log": log, "theano_config": {"flags": {"THEANO_FLAGS": "device=gpu"}}})
+    assert "LD400" in gpu
