@@ -394,10 +394,6 @@ def cudnn_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any]
     return out
 
 
-# Theano's messages that say it found no C++ compiler (rules/messages/theano_compile.toml).
-GXX_MISSING_MESSAGES = ("theano-gxx-not-detected", "theano-no-cxx-deprecation")
-
-
 def compiler_facts(facts: Mapping[str, Any], max_gcc: Optional[int]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     found = get(facts, "compilers.gxx.found")
@@ -406,10 +402,11 @@ def compiler_facts(facts: Mapping[str, Any], max_gcc: Optional[int]) -> dict[str
     else:
         # Not probed, but the failed run printed Theano's own "g++ not detected": that
         # settles it for the machine the log came from.
-        ids = get(facts, "log.ids")
-        said = [i for i in GXX_MISSING_MESSAGES if isinstance(ids, list) and i in ids]
+        from legacydoc.messages import shown_by_log
+
+        said = shown_by_log(facts).get("no-gxx")
         if said:
-            out["found"], out["found_from_log"] = False, said[0]
+            out["found"], out["found_from_log"] = False, said
     count = get(facts, "compilers.gxx_count")
     if isinstance(count, int) and not isinstance(count, bool):
         out["count"] = count

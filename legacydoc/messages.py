@@ -36,6 +36,7 @@ SHOWS = {
     # (Theano rel-0.9.0 .. rel-1.0.5 theano/gpuarray/__init__.py).
     "pygpu-context-created": "pygpu passed that Theano's version checks and opened a GPU context",
     "old-backend-removed": "the Theano that printed it no longer has the old back-end (0.10 and later)",
+    "no-gxx": "the Theano that printed it found no C++ compiler",
 }
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
