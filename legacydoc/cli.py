@@ -9,7 +9,7 @@ import enum
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
@@ -205,13 +205,13 @@ def probe_with_log(python: Optional[str], project: Optional[Path], timeout: floa
 TARGET_PROBE = ("target",)
 
 
-def _start_probing(
-    python: Optional[str], project: Optional[Path], timeout: float, import_check: bool, names: Sequence[str]
+def _start_target_probe(
+    python: Optional[str], project: Optional[Path], timeout: float, import_check: bool
 ) -> "Probing":
-    """Start the probes ``names`` in the background (more can be started on the result)."""
+    """The target probe, in the background (the others are started on the result)."""
     from legacydoc.probes import Probing
 
-    return Probing(build_context(python, project, timeout, import_check)).start(names)
+    return Probing(build_context(python, project, timeout, import_check)).start(TARGET_PROBE)
 
 
 NoRedactOpt = typer.Option(
@@ -317,7 +317,7 @@ def check(
     if facts_file is None:
         # The target interpreter is the slowest probe (behind a pyenv shim, bash starts
         # six times before Python does): it runs while the rules are read.
-        probing = _start_probing(python, project, timeout, import_check, TARGET_PROBE)
+        probing = _start_target_probe(python, project, timeout, import_check)
     try:
         rules = _load_rules(rules_dirs)  # a broken rule pack fails before the other probes
         log = _read_log(log_file)

@@ -6,8 +6,8 @@ mapping ``{table: data}``. :func:`collect_all` runs every probe concurrently, ea
 its own deadline, so a run takes as long as the slowest probe, not the sum of them. A
 probe that raises or overruns is recorded as ``<table>.probe_error``; the run goes on.
 :class:`Probing` does the same in steps: ``check`` starts the slowest probe (the target
-interpreter) before reading the rules, the others after, and cancels all of them if the
-rules cannot be read.
+interpreter) before reading the rules, the others after, and cancels all of them if it
+stops early (a broken rule pack, Ctrl-C).
 """
 
 from __future__ import annotations
@@ -106,12 +106,12 @@ class Probing:
         if self._on_done is not None:
             self._on_done(name)
 
-    def cancel(self, wait_s: float = GRACE_S) -> None:
-        """Give up: kill the commands still running, then give the probes up to ``wait_s``
+    def cancel(self) -> None:
+        """Give up: kill the commands still running, then give the probes up to GRACE_S
         to end (a command being started as we cancel is killed once it is registered,
         and each probe removes its temporary folder)."""
         self.ctx.running.cancel()
-        deadline = time.monotonic() + wait_s
+        deadline = time.monotonic() + GRACE_S
         for starter in list(self._starters):
             starter.join(max(0.0, deadline - time.monotonic()))
         for _name, thread, _at in list(self._threads):

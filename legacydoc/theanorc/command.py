@@ -22,6 +22,7 @@ from legacydoc.theanorc import machine
 from legacydoc.theanorc.discovery import write_target
 from legacydoc.theanorc.effective import EffectiveConfig, Setting, effective_config
 from legacydoc.theanorc.findings import Finding, find_problems
+from legacydoc.theanorc.sources import SourceFile
 from legacydoc.theanorc.writer import generate
 
 # Shown in the report even at their defaults: what people come to check.
@@ -167,16 +168,21 @@ def _confirm(prompt: str, out: Out) -> Optional[bool]:
     return answer.strip().lower() in ("y", "yes")
 
 
+def _recorded_as(config: EffectiveConfig, target: Path) -> list[SourceFile]:
+    """The config files of the record that are ``target``."""
+    return [s for s in config.files if str(s.fact.get("abspath") or s.path) == str(target)]
+
+
 def _stale(config: EffectiveConfig, target: Path, current: Optional[bytes]) -> list[str]:
-    """A note when the file on disk is not what the facts recorded (edited since)."""
-    for source in config.files:
-        if (str(source.fact.get("abspath") or source.path) != str(target)
-                or not isinstance(source.fact.get("text"), str)):
+    """A note when the file on disk is not what the facts recorded (edited since). A
+    target recorded only in part never gets here: write() refuses it first."""
+    for source in _recorded_as(config, target):
+        if not isinstance(source.fact.get("text"), str):
             continue
         if source.fact.get("encoding") not in ("utf-8", "utf-8-sig"):
             continue  # its recorded text is not its bytes: cannot compare
         now = (current or b"").decode("utf-8", errors="replace").lstrip("\ufeff")
-        if now != source.fact["text"] and not (source.truncated or source.partial):
+        if now != source.fact["text"]:
             return ["%s changed since the facts were recorded: options are kept from the recorded text" % target]
     return []
 
@@ -184,10 +190,9 @@ def _stale(config: EffectiveConfig, target: Path, current: Optional[bytes]) -> l
 def _refuse_part_known(config: EffectiveConfig, target: Path) -> None:
     """The new file is built from the recorded text: when the record holds only part of
     the target (an excerpt, or cut at the probe's size limit), the rest would be lost."""
-    for source in config.files:
-        if str(source.fact.get("abspath") or source.path) == str(target) and (source.truncated or source.partial):
-            raise Refused(tr("the record holds only part of %s, so rewriting it would drop the rest; run legacydoc "
-                             "theanorc --write on that machine without --facts, or give another PATH") % target)
+    if any(source.truncated or source.partial for source in _recorded_as(config, target)):
+        raise Refused(tr("the record holds only part of %s, so rewriting it would drop the rest; run legacydoc "
+                         "theanorc --write on that machine without --facts, or give another PATH") % target)
 
 
 def _choose_target(record: Mapping[str, Any], path: Optional[Path]) -> tuple[Path, str, tuple[str, ...]]:
