@@ -19,6 +19,7 @@ from packaging.version import Version
 
 from legacydoc import knowledge, readiness
 from legacydoc.facts import get
+from legacydoc.factschema.kinds import is_int
 from legacydoc.i18n import tr
 from legacydoc.versions import parse_version, small_int
 
@@ -408,10 +409,10 @@ def compiler_facts(facts: Mapping[str, Any], max_gcc: Optional[int]) -> dict[str
         if said:
             out["found"], out["found_from_log"] = False, said
     count = get(facts, "compilers.gxx_count")
-    if isinstance(count, int) and not isinstance(count, bool):
+    if is_int(count):
         out["count"] = count
     major = get(facts, "compilers.nvcc_host.gcc_major")
-    if isinstance(major, int) and not isinstance(major, bool):
+    if is_int(major):
         out["gcc_major"] = major
         if max_gcc is not None:
             out["too_new_for_nvcc"] = major > max_gcc
@@ -758,7 +759,7 @@ def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[
             if count is not None:
                 out["visible_gpus"] = count
                 out["device_exists"] = number < count
-            elif isinstance(total, int) and not isinstance(total, bool) and number >= total:
+            elif is_int(total) and number >= total:
                 # whatever CUDA_VISIBLE_DEVICES says, it only hides GPUs: this one is not there
                 out["device_exists"] = False
     if "backend" not in out:

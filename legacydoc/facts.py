@@ -15,6 +15,7 @@ from typing import Any, Mapping, Optional
 from legacydoc import __version__, locate
 from legacydoc.areas import TABLE_NAMES
 from legacydoc.errors import UsageError
+from legacydoc.factschema.kinds import is_int
 from legacydoc.i18n import N_, tr
 
 SCHEMA = 1
@@ -106,9 +107,9 @@ def check_shape(record: Mapping[str, Any], source: str) -> None:
 def _schema_message(source: str, schema: Any, writer: Any) -> str:
     """Which version wrote the file, and what to do about it."""
     head = "%s: facts schema %r (written by legacydoc %s)" % (source, schema, writer)
-    if isinstance(schema, int) and not isinstance(schema, bool) and schema > SCHEMA:
+    if is_int(schema) and schema > SCHEMA:
         return head + " is newer than this legacydoc's schema %d: upgrade legacydoc to read it" % SCHEMA
-    if isinstance(schema, int) and not isinstance(schema, bool) and schema < SCHEMA:
+    if is_int(schema) and schema < SCHEMA:
         return head + " is older than this legacydoc's schema %d: probe that machine again with this version" % SCHEMA
     return head + "; this legacydoc reads schema %d" % SCHEMA
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional
 
 from legacydoc.facts import get
+from legacydoc.factschema.kinds import is_int
 from legacydoc.i18n import tr
 from legacydoc.versions import parse_version
 
@@ -34,12 +35,12 @@ def gpu_usable(record: Mapping[str, Any]) -> Optional[bool]:
     if smi.get("found") is False or smi.get("timed_out") is True:
         return False if smi.get("found") is False else None
     rc = smi.get("rc")
-    if isinstance(rc, int) and not isinstance(rc, bool) and rc != 0:
+    if is_int(rc) and rc != 0:
         return False
     devices, count = get(record, "gpu.devices"), get(record, "gpu.count")
     if isinstance(devices, list):
         return len(devices) > 0
-    if isinstance(count, int) and not isinstance(count, bool):
+    if is_int(count):
         return count > 0
     return None
 

@@ -30,6 +30,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 from legacydoc import __version__
 from legacydoc import facts as facts_module
+from legacydoc.factschema.kinds import is_int
 from legacydoc.probes.run import CAPTURE_MAX_BYTES
 from legacydoc.redact import PLACEHOLDERS, Redactor
 from legacydoc.safe_io import replace_file
@@ -88,7 +89,7 @@ class CommandOutput:
         rc = meta.get("rc")
         return cls(
             argv=[str(a) for a in argv] if isinstance(argv, list) else [],
-            rc=rc if isinstance(rc, int) and not isinstance(rc, bool) else None,
+            rc=rc if is_int(rc) else None,
             duration_s=float(meta["duration_s"]) if isinstance(meta.get("duration_s"), (int, float)) else 0.0,
             timed_out=meta.get("timed_out") is True,
             error=str(meta.get("error") or ""),

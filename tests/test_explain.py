@@ -50,6 +50,23 @@ def test_every_catalogue_example_is_explained() -> None:
         assert result.exit_code() == 0
 
 
+@pytest.mark.parametrize("line", [
+    # setuptools' easy_install (python setup.py install), PCNtoolkit#34's form
+    "error: Theano 1.0.4 is installed but theano>=1.0.5 is required by {'pymc3'}",
+    # pip 10 .. 20.2 after an install
+    "pymc3 3.9.3 has requirement theano>=1.0.5, but you'll have theano 1.0.4 which is incompatible.",
+])
+def test_the_older_forms_of_a_requirements_conflict_point_at_ld131(line: str) -> None:
+    """pip 23's two forms are recorded (tests/data/real_logs); these are the forms of the tags
+    the catalogue entry cites, which nobody can record on today's pip."""
+    result = explain(logscan.log_table(line.encode("utf-8"), source="test"), load_rules())
+    found = {f.message.id: f for f in result.found}
+    assert "python-requirements-conflict" in found, sorted(found)
+    assert found["python-requirements-conflict"].message.rules == ("LD131",)
+    assert not explain(logscan.log_table(b"pymc3 3.9.3 requires theano>=1.0.5\n", source="test"),
+                       load_rules()).found
+
+
 def test_a_real_log_from_a_file_names_causes_and_what_settles_them() -> None:
     log = TICKETS / "gh-libgpuarray-213" / "log.txt"
     proc = cli("explain", str(log))

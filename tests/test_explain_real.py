@@ -38,6 +38,8 @@ CASES = {
 PIP_CASES = {
     "pip-pygpu-not-on-pypi": ("pip-no-distribution-for-pygpu", "LD115"),
     "pip-theano105-python312": ("theano-setup-safeconfigparser-missing", "LD102"),
+    "pip-theano104-under-pymc3": ("python-requirements-conflict", "LD131"),
+    "pip-pymc3-theano-pins-conflict": ("python-requirements-conflict", "LD131"),
 }
 RUN_PY = "import theano, theano.tensor as T\nx = T.vector()\nf = theano.function([x], x * 2)\nprint(f([1.0, 2.0]))\n"
 

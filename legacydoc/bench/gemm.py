@@ -11,6 +11,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Sequence
 
+from legacydoc.factschema.kinds import is_int
+
 DTYPES: tuple[str, ...] = ("float32", "float64")
 DEFAULT_SECONDS = 6.0
 MAX_SECONDS = 600.0
@@ -120,7 +122,7 @@ class Side:
     @property
     def threads(self) -> Optional[int]:
         value = self.blas.get("threads")
-        return value if isinstance(value, int) and not isinstance(value, bool) else None
+        return value if is_int(value) else None
 
     def headline(self, dtype: str) -> Optional[SizeResult]:
         sweep = self.sweeps.get(dtype)
@@ -208,7 +210,7 @@ def make_plan(budget_s: float, sizes: Sequence[int] = (), dtypes: Sequence[str] 
         "dtypes": list(dtypes),
         "shares": {d: DTYPE_SHARES.get(d, 0.5) for d in dtypes},
     }
-    if isinstance(available_mib, int) and not isinstance(available_mib, bool) and available_mib > 0:
+    if is_int(available_mib) and available_mib > 0:
         plan["max_bytes"] = min(1536, available_mib // 4) * 1024 * 1024
     return plan
 

@@ -5,11 +5,16 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, TypeGuard, Union
 
 STR, INT, NUMBER, BOOL = "str", "int", "number", "bool"
 ANY = "any"  # a free-form value nobody validates (unused so far: say why wherever it is used)
 SCALARS = frozenset({STR, INT, NUMBER, BOOL, ANY})
+
+
+def is_int(value: Any) -> TypeGuard[int]:
+    """A TOML/JSON integer: Python's bool is an int too, and a recorded true is not a count."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True, eq=False)

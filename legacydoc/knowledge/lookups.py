@@ -17,6 +17,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
 
 from legacydoc import locate
+from legacydoc.factschema.kinds import is_int
 from legacydoc.knowledge.schema import CC_RE, KnowledgeError, Table
 from legacydoc.versions import parse_version
 
@@ -144,7 +145,7 @@ class Knowledge:
 
     def _resolve_cuda(self, value: Any) -> Optional[tuple[int, int, Optional[dict[str, Any]]]]:
         """(major, minor, release row or None when only major.minor is known)."""
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 1000:
+        if is_int(value) and value >= 1000:
             return (value // 1000, (value // 10) % 10, None)  # cuDriverGetVersion encoding
         text = _text(value)
         if not text:
@@ -270,7 +271,7 @@ class Knowledge:
         for row in self._rows("nvidia_smi", "failure"):
             if re.search(row["regex"], text):
                 return str(row["id"])
-        if isinstance(rc, int) and not isinstance(rc, bool):
+        if is_int(rc):
             # Only exit codes seen with that message (not inferred ones) identify a failure.
             by_rc = [
                 row

@@ -12,6 +12,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from legacydoc.errors import UsageError
+from legacydoc.factschema.kinds import is_int
 
 OS_NAMES = ("linux", "windows")
 CONFIDENCE = ("V", "C", "U")
@@ -161,7 +162,7 @@ def _kind_ok(kind: str, value: Any) -> bool:
     if kind == "str":
         return isinstance(value, str)
     if kind == "int":
-        return isinstance(value, int) and not isinstance(value, bool)
+        return is_int(value)
     if kind == "float":
         return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     if kind == "bool":
