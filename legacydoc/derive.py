@@ -21,6 +21,7 @@ from legacydoc import knowledge, readiness
 from legacydoc.facts import get
 from legacydoc.factschema.kinds import is_int
 from legacydoc.i18n import tr
+from legacydoc.kerasconfig import keras_facts
 from legacydoc.versions import parse_version, small_int
 
 # The derived facts, with one line each on what they mean. legacydoc.factschema declares exactly these.
@@ -129,6 +130,11 @@ DERIVED: dict[str, str] = {
     "cache.stale_locks": "compile cache lock folders older than Theano's own 120 s lock timeout",
     "log.found": "a log was given (check --log) and legacydoc recognised at least one message in it",
     "log.rules": "the rules the recognised messages are evidence for (rules/messages/*.toml)",
+    "keras.backend": "the backend the installed Keras runs on (KERAS_BACKEND, keras.json, its default)",
+    "keras.backend_source": "KERAS_BACKEND | keras.json | default",
+    "keras.layout": "channels_first | channels_last: the image layout Keras uses (keras.json or its default)",
+    "keras.layout_source": "image_data_format | image_dim_ordering | default",
+    "keras.config_path": "the keras.json the installed Keras reads",
 }
 # Theano 1.0.5 overrides a compile lock after compile.timeout, 120 s by default.
 STALE_LOCK_S = 120.0
@@ -927,6 +933,7 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
             theano.get("version"), d.get("theano.backend"), d.get("theano.flavour"))
     d.update(_flat("cache", cache_facts(facts)))
     d.update(_flat("log", log_facts(facts)))
+    d.update(_flat("keras", keras_facts(facts)))
     return _nest(d)
 
 

@@ -402,6 +402,42 @@ def test_theano_and_theano_pymc_over_each_other(python, tmp_path, ctx_factory):
 
 
 @pytest.mark.parametrize("python", _interpreters())
+def test_the_keras_json_the_installed_keras_reads(python, tmp_path, ctx_factory):
+    """Keras 2.0 reads ~/.keras/keras.json; 2.2+ $KERAS_HOME/keras.json when it is set;
+    Keras 2.0 ignores KERAS_HOME. Recorded as read, never interpreted; unreadable is said."""
+    if python is None:
+        pytest.skip("no Python 2.7 under %s" % PYENV_VERSIONS)
+    home = tmp_path / "home"
+    (home / ".keras").mkdir(parents=True)
+    (home / ".keras" / "keras.json").write_text(
+        '{"backend": "theano", "image_data_format": "channels_last", "epsilon": 1e-07, "floatx": 3}')
+    elsewhere = tmp_path / "kh"
+    elsewhere.mkdir()
+    (elsewhere / "keras.json").write_text("{not json")
+    for version, env, expected in (
+        ("2.0.8", {}, {"path": str(home / ".keras" / "keras.json"), "from": "home", "exists": True,
+                       "backend": "theano", "image_data_format": "channels_last"}),
+        ("2.0.8", {"KERAS_HOME": str(elsewhere)}, {"path": str(home / ".keras" / "keras.json"), "from": "home",
+                                                    "exists": True, "backend": "theano",
+                                                    "image_data_format": "channels_last"}),
+        ("2.2.4", {"KERAS_HOME": str(elsewhere)}, {"path": str(elsewhere / "keras.json"), "from": "KERAS_HOME",
+                                                    "exists": True}),
+        ("2.2.4", {"KERAS_HOME": str(tmp_path / "none")}, {"path": str(tmp_path / "none" / "keras.json"),
+                                                            "from": "KERAS_HOME", "exists": False}),
+    ):
+        site = tmp_path / ("site-" + version + str(len(env)) + str("none" in str(env)))
+        _dist_info(site, "Keras-%s.dist-info" % version, "Keras", version, ["keras/__init__.py"])
+        facts = collect_with(ctx_factory(python=python, env={"PYTHONPATH": str(site), **env}, timeout=REAL_TIMEOUT))
+        config = facts["packages"]["keras_config"]
+        error = config.pop("error", "")
+        assert config == expected, (version, env)
+        assert error.startswith("not JSON") == (expected.get("from") == "KERAS_HOME" and expected["exists"])
+    # no Keras installed: no keras.json facts at all
+    facts = collect_with(ctx_factory(python=python, env={"PYTHONPATH": str(tmp_path / "empty")}, timeout=REAL_TIMEOUT))
+    assert "keras_config" not in facts["packages"]
+
+
+@pytest.mark.parametrize("python", _interpreters())
 def test_egg_info_develop_and_duplicate_copies(python, tmp_path, ctx_factory):
     if python is None:
         pytest.skip("no Python 2.7 under %s" % PYENV_VERSIONS)

@@ -46,6 +46,8 @@ DERIVED = Table({
     "msvc": Table({"msc_ver": INT, "nvcc_msc_min": INT, "nvcc_msc_max": INT, "supported_by_nvcc": BOOL}),
     "cache": Table({"foreign_dirs": list_of(STR), "stale_locks": list_of(STR)}),
     "log": Table({"rules": list_of(STR), "found": BOOL}),
+    "keras": Table({"backend": STR, "backend_source": STR, "layout": STR, "layout_source": STR,
+                    "config_path": STR}),
 })
 
 # --- plan (legacydoc/plan/planner.py Plan.facts(); computed by check for the rules' fixes) -------

@@ -67,6 +67,9 @@ PACKAGES = fact_table({
     # packages.conda.<conda package>, from conda-meta file names
     "conda": MapOf(Table({"version": STR, "build": STR, "channel": STR}),  # channel: new
                    r"[a-z0-9_][a-z0-9_-]*"),
+    # packages.keras_config: the keras.json the installed Keras reads (probes/target_script.py)
+    "keras_config": Table({"path": STR, "from": STR, "exists": BOOL, "error": STR, "backend": STR,
+                           "image_data_format": STR, "image_dim_ordering": STR, "floatx": STR}),
     # packages.import_check.<module> (--import-check)
     "import_check": MapOf(Table({
         "ok": BOOL, "duration_s": NUMBER, "version": STR, "file": STR, "blas_opt_info": BOOL,

@@ -483,6 +483,54 @@ def python_facts():
     return facts
 
 
+# keras.json values worth recording (strings only: Keras asserts their spelling itself).
+KERAS_KEYS = ("backend", "image_data_format", "image_dim_ordering", "floatx")
+
+
+def version_tuple(value):
+    match = re.match(r"(\d+)\.(\d+)", value or "")
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def keras_config(keras_version):
+    # The keras.json this Keras reads, as keras/backend/__init__.py (1.0-2.1) and
+    # load_backend.py (2.2-2.3) find it: $KERAS_HOME/keras.json from 2.2 on when KERAS_HOME
+    # is set, else ~/.keras/keras.json, or /tmp/.keras when home is not writable.
+    out = {}
+    keras_home = os.environ.get("KERAS_HOME")
+    release = version_tuple(keras_version)
+    if keras_home and release is None:
+        out["error"] = "KERAS_HOME is set and the Keras version is unknown"
+        return out
+    if keras_home and release >= (2, 2):
+        path, out["from"] = os.path.join(keras_home, "keras.json"), "KERAS_HOME"
+    else:
+        home = os.path.expanduser("~")
+        base, out["from"] = (home, "home") if os.access(home, os.W_OK) else ("/tmp", "tmp")
+        path = os.path.join(base, ".keras", "keras.json")
+    path = os.path.expanduser(path)
+    out["path"] = text(path)
+    out["exists"] = os.path.isfile(path)
+    if not out["exists"]:
+        return out
+    content = read_text(path, 64 * 1024)
+    if content is None:
+        out["error"] = "cannot be read"
+        return out
+    try:
+        value = json.loads(content)
+    except ValueError as exc:
+        out["error"] = "not JSON: %s" % exc
+        return out
+    if not isinstance(value, dict):
+        out["error"] = "not a JSON object"
+        return out
+    for key in KERAS_KEYS:
+        if isinstance(value.get(key), STRING_TYPES):
+            out[key] = value[key]
+    return out
+
+
 def package_facts():
     facts = {}
     records = scan_distributions()
@@ -527,6 +575,9 @@ def package_facts():
             facts["numpy_" + key] = value
     if os.path.isdir(os.path.join(sys.prefix, "conda-meta")):
         facts["conda"] = conda_packages(sys.prefix)
+    keras = [r for r in records if normalise(r["name"]) == "keras"]
+    if keras:
+        facts["keras_config"] = keras_config(keras[0].get("version"))
     return facts
 
 
