@@ -67,6 +67,47 @@ def test_the_older_forms_of_a_requirements_conflict_point_at_ld131(line: str) ->
                        load_rules()).found
 
 
+@pytest.mark.parametrize("line", [
+    # Theano rel-0.9.0 theano/sandbox/cuda/__init__.py:618, as the warnings module prints it
+    "/usr/lib/python2.7/dist-packages/theano/sandbox/cuda/__init__.py:631: UserWarning: Your cuDNN version is "
+    "more recent than the one Theano officially supports. If you see any problems, try updating Theano or "
+    "downgrading cuDNN to version 5.1.",
+    # rel-0.8.2 theano/sandbox/cuda/__init__.py:586
+    "UserWarning: Your cuDNN version is more recent than the one Theano officially supports. If you see any "
+    "problems, try updating Theano or downgrading cuDNN to version 5.",
+    # rel-0.8.2 theano/sandbox/gpuarray/__init__.py:76
+    "UserWarning: Your cuDNN version is more recent than Theano. If you see problems, try updating Theano or "
+    "downgrading cuDNN to version 5.",
+])
+def test_the_old_back_ends_cudnn_too_new_warning_as_each_release_spells_it(line: str) -> None:
+    """The pattern once wanted a capital 'CuDNN' (0.8.0/0.8.1's spelling) and so never matched
+    the 0.8.2 and 0.9 wording, the commonest: cuDNN 6/7 under Theano 0.9's device=gpu."""
+    table = logscan.log_table(line.encode("utf-8"), source="test")
+    found = {f.message.id for f in explain(table, load_rules()).found}
+    assert "theano-cuda-cudnn-more-recent-warning" in found, sorted(found)
+    groups = [m["groups"] for m in table["matches"] if m["id"] == "theano-cuda-cudnn-more-recent-warning"]
+    assert groups and groups[0].get("target") in ("5", "5.1"), groups
+
+
+def test_nvccs_own_visual_studio_check_names_its_causes_and_reads_without_facts(tmp_path: Path) -> None:
+    """CUDA <= 7.5's nvcc refuses the Visual Studio itself (Theano#1473 as the console
+    wrapped it); LD408's title must read as a sentence when nothing about MSVC is known."""
+    log = tmp_path / "log.txt"
+    log.write_text("nvcc : fatal error : nvcc cannot find a supported version of Microsoft Visual St\n"
+                   "udio. Only the versions 2008, 2010, and 2012 are supported\n", encoding="utf-8")
+    proc = cli("explain", str(log), "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert "nvcc-cannot-find-supported-msvc" in ids_of(proc.stdout)
+    facts = tmp_path / "facts.toml"
+    facts.write_text('schema = 1\nlegacydoc_version = "0.1.0"\ncollected_at = "2016-01-01T00:00:00+00:00"\n'
+                     'redacted = true\n[system]\nos = "windows"\n', encoding="utf-8")
+    proc = cli("check", "--facts", str(facts), "--log", str(log), env={"LEGACYDOC_LANG": "en"})
+    out = proc.stdout.decode()
+    assert "[LD408 msvc-unsupported-by-nvcc]" in out, out
+    title = next(line for line in out.splitlines() if "[LD408" in line)
+    assert "unknown" not in title and "nvcc of this CUDA release does not accept this Visual Studio" in title, title
+
+
 def test_a_real_log_from_a_file_names_causes_and_what_settles_them() -> None:
     log = TICKETS / "gh-libgpuarray-213" / "log.txt"
     proc = cli("explain", str(log))
