@@ -33,6 +33,12 @@ CASES = {
     "theano105-floatx-invalid": (THEANO_105, "floatX=float33", "theano-config-enum-invalid", "LD513"),
     "theano105-unknown-flag": (THEANO_105, "foo.bar=1", "theano-config-unknown-flag", "LD510"),
     "theano105-cxx-missing": (THEANO_105, "cxx=/nonexistent/g++", "theano-cxx-not-found-at-compile", "LD401"),
+    # folders nobody can create or write in, even root: the message is what a user without the
+    # rights sees (a ~/.theano made by sudo, a service user without a home)
+    "theano105-compiledir-cannot-create": (THEANO_105, "base_compiledir=/proc/theano-cache",
+                                           "theano-compiledir-no-permission", "LD500"),
+    "theano105-compiledir-no-permission": (THEANO_105, "compiledir=/proc/sys", "theano-compiledir-no-permission",
+                                           "LD500"),
 }
 # pip's own output (not re-run: it needs the package index).
 PIP_CASES = {
