@@ -108,6 +108,40 @@ def test_nvccs_own_visual_studio_check_names_its_causes_and_reads_without_facts(
     assert "unknown" not in title and "nvcc of this CUDA release does not accept this Visual Studio" in title, title
 
 
+@pytest.mark.parametrize("text, found", [
+    # Python 2 and < 3.7: the import line, then the bare name (blocks#978)
+    ("    from theano.tensor.nnet import bn\nImportError: cannot import name bn\n", True),
+    ("    from theano.tensor.nnet import (conv2d,\n        relu)\nImportError: cannot import name relu\n", True),
+    ("ImportError: cannot import name 'pool_3d' from 'theano.tensor.signal.pool' (/x/pool.py)\n", True),
+    ("AttributeError: module 'theano.tensor.nnet' has no attribute 'relu'\n", True),
+    # removed later, not added: Theano is too new for this code, not too old
+    ("    from theano.tensor.signal import downsample\nImportError: cannot import name downsample\n", False),
+    # softmax was in 0.7 already: something else is wrong (a shadowing copy, a circular import)
+    ("    from theano.tensor.nnet import softmax\nImportError: cannot import name softmax\n", False),
+    # the name must be the one the import line asked for
+    ("    from theano.tensor.nnet import relu\nImportError: cannot import name foo\n", False),
+])
+def test_a_theano_name_added_after_a_release_is_told_from_other_import_errors(text: str, found: bool) -> None:
+    ids = {f.message.id for f in explain(logscan.log_table(text.encode("utf-8"), source="test"), load_rules()).found}
+    assert ("theano-name-added-after-release" in ids) == found, ids
+
+
+@pytest.mark.parametrize("text, message", [
+    ("ImportError: No module named theano\n", "python-no-module-theano"),
+    ("ModuleNotFoundError: No module named 'theano'\n", "python-no-module-theano"),
+    # what CPython 3.8 prints when a theano.py of the user's is imported instead (run here)
+    ("ModuleNotFoundError: No module named 'theano.tensor'; 'theano' is not a package\n",
+     "user-theano-py-shadows-package"),
+    # retyped by a reporter (attention-lvcsr#14): lower case, no tuple punctuation
+    ("wrong major API version for gpuarray: 1, make sure Theano and libgpuarray/pygpu are in sync\n",
+     "theano-gpuarray-wrong-major-api-version"),
+])
+def test_import_failures_name_their_own_message(text: str, message: str) -> None:
+    ids = {f.message.id for f in explain(logscan.log_table(text.encode("utf-8"), source="test"), load_rules()).found}
+    assert message in ids, ids
+    assert not ({"python-no-module-theano", "user-theano-py-shadows-package"} - {message}) & ids, ids
+
+
 def test_a_real_log_from_a_file_names_causes_and_what_settles_them() -> None:
     log = TICKETS / "gh-libgpuarray-213" / "log.txt"
     proc = cli("explain", str(log))
