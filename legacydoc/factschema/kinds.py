@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypeGuard, Union
+from typing import TYPE_CHECKING, Any, Union
+
+if TYPE_CHECKING:  # typing.TypeGuard is Python 3.10+; the annotation is never evaluated
+    from typing import TypeGuard
 
 STR, INT, NUMBER, BOOL = "str", "int", "number", "bool"
 ANY = "any"  # a free-form value nobody validates (unused so far: say why wherever it is used)
