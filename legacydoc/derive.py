@@ -131,7 +131,7 @@ DERIVED: dict[str, str] = {
     "log.found": "a log was given (check --log) and legacydoc recognised at least one message in it",
     "log.rules": "the rules the recognised messages are evidence for (rules/messages/*.toml)",
     "keras.backend": "the backend the installed Keras runs on (KERAS_BACKEND, keras.json, its default)",
-    "keras.backend_source": "KERAS_BACKEND | keras.json | default",
+    "keras.backend_source": "KERAS_BACKEND | keras.json | default | release (2.4+ is tf.keras)",
     "keras.layout": "channels_first | channels_last: the image layout Keras uses (keras.json or its default)",
     "keras.layout_source": "image_data_format | image_dim_ordering | default",
     "keras.config_path": "the keras.json the installed Keras reads",

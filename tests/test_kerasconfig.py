@@ -54,6 +54,16 @@ def record(version: str | None, config: dict[str, Any] | None, env: dict[str, st
     ("2.3.1", {"exists": True, "error": "not JSON: x"}, ENV, None, None),
     # a value Keras would refuse is not a layout
     ("2.3.1", {"exists": True, "image_data_format": "sideways"}, ENV, ("tensorflow", "default"), None),
+    # Keras 2.4+ is tf.keras: the file's backend means nothing
+    ("2.4.3", {"exists": True, "backend": "theano", "image_data_format": "channels_first"}, ENV,
+     ("tensorflow", "release"), None),
+    # an empty KERAS_BACKEND is ignored (load_backend.py at 2.3.1: `if _backend:`)
+    ("2.3.1", {"exists": True, "backend": "theano"}, {"KERAS_BACKEND": ""}, ("theano", "keras.json"),
+     ("channels_last", "default")),
+    # Keras 1.0.0-1.0.3 read no layout key at all
+    ("1.0.3", {"exists": True, "image_dim_ordering": "tf"}, ENV, ("theano", "default"), ("channels_first", "default")),
+    ("1.0.4", {"exists": True, "image_dim_ordering": "tf"}, ENV, ("theano", "default"),
+     ("channels_last", "image_dim_ordering")),
 ])
 def test_backend_and_layout_as_the_installed_keras_decides(version, config, env, backend, layout) -> None:
     derived = keras_facts(record(version, config, env))
@@ -73,12 +83,12 @@ def _dist_info(site: Path, name: str, version: str) -> None:
 
 
 @pytest.mark.parametrize("keras_json, fires, quiet", [
-    ('{"backend": "theano", "image_data_format": "channels_last"}', "LD143", "LD122"),
-    ('{"backend": "tensorflow", "image_data_format": "channels_first"}', "LD122", "LD143"),
-    ('{"backend": "theano", "image_data_format": "channels_first"}', None, "LD143"),
+    ('{"backend": "theano", "image_data_format": "channels_last"}', "LD143", ("LD122",)),
+    ('{"backend": "tensorflow", "image_data_format": "channels_first"}', "LD122", ("LD143",)),
+    ('{"backend": "theano", "image_data_format": "channels_first"}', None, ("LD122", "LD143")),
 ])
 def test_check_reads_the_keras_json_of_the_target(tmp_path: Path, keras_json: str, fires: str | None,
-                                                  quiet: str) -> None:
+                                                  quiet: tuple[str, ...]) -> None:
     site = tmp_path / "site"
     _dist_info(site, "Keras", "2.1.6")
     _dist_info(site, "Theano", "1.0.5")
@@ -90,7 +100,7 @@ def test_check_reads_the_keras_json_of_the_target(tmp_path: Path, keras_json: st
     assert proc.returncode in (0, 1), proc.stderr
     report = json.loads(proc.stdout)
     ids = [d["id"] for d in report["diagnoses"]]
-    assert quiet not in ids
+    assert not set(quiet) & set(ids), ids
     if fires:
         assert fires in ids, ids
         found = next(d for d in report["diagnoses"] if d["id"] == fires)

@@ -437,6 +437,18 @@ def test_the_keras_json_the_installed_keras_reads(python, tmp_path, ctx_factory)
     assert "keras_config" not in facts["packages"]
 
 
+def test_a_hostile_keras_json_costs_only_its_own_facts(tmp_path, ctx_factory):
+    """Nested past the recursion limit, json.loads raises RecursionError, not ValueError."""
+    (tmp_path / "home" / ".keras").mkdir(parents=True)
+    (tmp_path / "home" / ".keras" / "keras.json").write_text("[" * 200000)
+    site = tmp_path / "site"
+    _dist_info(site, "Keras-2.3.1.dist-info", "Keras", "2.3.1", ["keras/__init__.py"])
+    _dist_info(site, "Theano-1.0.5.dist-info", "Theano", "1.0.5", ["theano/__init__.py"])
+    facts = collect_with(ctx_factory(python=sys.executable, env={"PYTHONPATH": str(site)}, timeout=REAL_TIMEOUT))
+    assert facts["packages"]["theano"]["version"] == "1.0.5"
+    assert "RecursionError" in facts["packages"]["keras_config"]["error"]
+
+
 @pytest.mark.parametrize("python", _interpreters())
 def test_egg_info_develop_and_duplicate_copies(python, tmp_path, ctx_factory):
     if python is None:

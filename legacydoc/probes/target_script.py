@@ -493,8 +493,8 @@ def version_tuple(value):
 
 
 def keras_config(keras_version):
-    # The keras.json this Keras reads, as keras/backend/__init__.py (1.0-2.1) and
-    # load_backend.py (2.2-2.3) find it: $KERAS_HOME/keras.json from 2.2 on when KERAS_HOME
+    # The keras.json this Keras reads, as keras/backend/__init__.py (1.0-2.2) and
+    # load_backend.py (2.3) find it: $KERAS_HOME/keras.json from 2.2 on when KERAS_HOME
     # is set, else ~/.keras/keras.json, or /tmp/.keras when home is not writable.
     out = {}
     keras_home = os.environ.get("KERAS_HOME")
@@ -577,7 +577,11 @@ def package_facts():
         facts["conda"] = conda_packages(sys.prefix)
     keras = [r for r in records if normalise(r["name"]) == "keras"]
     if keras:
-        facts["keras_config"] = keras_config(keras[0].get("version"))
+        # A hostile keras.json (nested past the recursion limit) must not cost the packages.
+        try:
+            facts["keras_config"] = keras_config(keras[0].get("version"))
+        except Exception as exc:
+            facts["keras_config"] = {"error": "%s: %s" % (type(exc).__name__, exc)}
     return facts
 
 
