@@ -17,53 +17,56 @@ without the file's facts, nothing is derived.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any, Optional
 
+from packaging.version import Version
+
 from legacydoc.facts import get
+from legacydoc.versions import parse_version
 
 _DIM_ORDERING = {"th": "channels_first", "tf": "channels_last"}
 _LAYOUTS = ("channels_first", "channels_last")
+TF_KERAS = Version("2.4.0")  # keras/backend.py: `from tensorflow.keras.backend import *`
+KERAS_2 = Version("2.0.0")
+TF_DEFAULT = Version("1.1.0")  # tensorflow and 'tf' ordering become the defaults
+LAYOUT_KEY = Version("1.0.4")  # image_dim_ordering is read from keras.json
 
 
-Release = tuple[int, int, int]
+def _file_read(config: Mapping[str, Any]) -> bool:
+    """The file's state is known: absent, or present and read."""
+    return isinstance(config.get("exists"), bool) and not config.get("error")
 
 
-def _release(version: Any) -> Optional[Release]:
-    match = re.match(r"(\d+)\.(\d+)(?:\.(\d+))?", version) if isinstance(version, str) else None
-    return (int(match.group(1)), int(match.group(2)), int(match.group(3) or 0)) if match else None
-
-
-def _backend(config: Mapping[str, Any], release: Optional[Release],
-             variables: Any) -> tuple[Optional[str], str]:
-    if release is not None and release >= (2, 4, 0):
+def _backend(config: Mapping[str, Any], release: Optional[Version], variables: Any) -> tuple[Optional[str], str]:
+    if release is not None and release >= TF_KERAS:
         return "tensorflow", "release"  # tf.keras underneath: neither variable nor file matters
-    if isinstance(variables, Mapping) and variables.get("KERAS_BACKEND"):
-        return str(variables["KERAS_BACKEND"]), "KERAS_BACKEND"
     if not isinstance(variables, Mapping):
         return None, ""  # the environment was not recorded: KERAS_BACKEND may override the file
-    if isinstance(config.get("backend"), str) and not config.get("error"):
-        return config["backend"], "keras.json"
-    if config.get("exists") is False or (config.get("exists") is True and not config.get("error")):
-        if release is not None:
-            return ("theano" if release < (1, 1, 0) else "tensorflow"), "default"
-    return None, ""
-
-
-def _layout(config: Mapping[str, Any], release: Optional[Release]) -> tuple[Optional[str], str]:
-    if release is None or release >= (2, 4, 0) or config.get("error") or not isinstance(config.get("exists"), bool):
+    if variables.get("KERAS_BACKEND"):
+        return str(variables["KERAS_BACKEND"]), "KERAS_BACKEND"
+    if not _file_read(config):
         return None, ""
-    if release < (1, 0, 4):
+    if isinstance(config.get("backend"), str):
+        return config["backend"], "keras.json"
+    if release is None:
+        return None, ""
+    return ("theano" if release < TF_DEFAULT else "tensorflow"), "default"
+
+
+def _layout(config: Mapping[str, Any], release: Optional[Version]) -> tuple[Optional[str], str]:
+    if release is None or release >= TF_KERAS or not _file_read(config):
+        return None, ""
+    if release < LAYOUT_KEY:
         return "channels_first", "default"  # no layout setting yet
-    if release >= (2, 0, 0):
-        value = config.get("image_data_format") if config["exists"] else None
+    if release >= KERAS_2:
+        value = config.get("image_data_format")
         if value is None:
             return "channels_last", "default"
         return (value, "image_data_format") if value in _LAYOUTS else (None, "")
-    value = config.get("image_dim_ordering") if config["exists"] else None
+    value = config.get("image_dim_ordering")
     if value is None:
-        return ("channels_first" if release < (1, 1, 0) else "channels_last"), "default"
+        return ("channels_first" if release < TF_DEFAULT else "channels_last"), "default"
     return (_DIM_ORDERING[value], "image_dim_ordering") if value in _DIM_ORDERING else (None, "")
 
 
@@ -73,7 +76,7 @@ def keras_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
     config = get(facts, "packages.keras_config")
     if not isinstance(keras, Mapping) or not isinstance(config, Mapping):
         return {}
-    release = _release(keras.get("version"))
+    release = parse_version(keras.get("version"))
     out: dict[str, Any] = {}
     backend, source = _backend(config, release, get(facts, "env.variables"))
     if backend is not None:

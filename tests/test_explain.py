@@ -37,6 +37,11 @@ def ids_of(output: bytes) -> list[str]:
     return [m["id"] for m in json.loads(output)["messages"]]
 
 
+def found_in(text: str) -> dict:
+    """message id -> what explain found for it, in-process."""
+    return {f.message.id: f for f in explain(logscan.log_table(text.encode("utf-8"), source="test"), load_rules()).found}
+
+
 # --- explain: what is found, and how it is said -------------------------------------------------
 
 
@@ -66,8 +71,7 @@ def test_every_catalogue_example_is_explained() -> None:
 def test_requirement_conflicts_of_the_theano_stack_point_at_ld144(line: str, found: bool) -> None:
     """pip 23's two forms are recorded (tests/data/real_logs); these are the forms of the tags
     the catalogue entry cites, which nobody can record on today's pip."""
-    result = explain(logscan.log_table(line.encode("utf-8"), source="test"), load_rules())
-    messages = {f.message.id: f for f in result.found}
+    messages = found_in(line)
     assert ("python-requirements-conflict" in messages) == found, sorted(messages)
     if found:
         assert messages["python-requirements-conflict"].message.rules == ("LD144",)
@@ -96,8 +100,8 @@ def test_the_old_back_ends_cudnn_too_new_warning_as_each_release_spells_it(line:
 
 
 def test_nvccs_own_visual_studio_check_names_its_causes_and_reads_without_facts(tmp_path: Path) -> None:
-    """CUDA <= 7.5's nvcc refuses the Visual Studio itself (Theano#1473 as the console
-    wrapped it); LD408's title must read as a sentence when nothing about MSVC is known."""
+    """nvcc refuses the Visual Studio itself (Theano#1473 as the console wrapped it); LD408's
+    title must read as a sentence when nothing about MSVC is known."""
     log = tmp_path / "log.txt"
     log.write_text("nvcc : fatal error : nvcc cannot find a supported version of Microsoft Visual St\n"
                    "udio. Only the versions 2008, 2010, and 2012 are supported\n", encoding="utf-8")
@@ -133,7 +137,7 @@ def test_nvccs_own_visual_studio_check_names_its_causes_and_reads_without_facts(
     ("    from theano.tensor.nnet import relu\nImportError: cannot import name foo\n", False),
 ])
 def test_a_theano_name_added_after_a_release_is_told_from_other_import_errors(text: str, found: bool) -> None:
-    ids = {f.message.id for f in explain(logscan.log_table(text.encode("utf-8"), source="test"), load_rules()).found}
+    ids = set(found_in(text))
     assert ("theano-name-added-after-release" in ids) == found, ids
 
 
@@ -148,7 +152,7 @@ def test_a_theano_name_added_after_a_release_is_told_from_other_import_errors(te
      "theano-gpuarray-wrong-major-api-version"),
 ])
 def test_import_failures_name_their_own_message(text: str, message: str) -> None:
-    ids = {f.message.id for f in explain(logscan.log_table(text.encode("utf-8"), source="test"), load_rules()).found}
+    ids = set(found_in(text))
     assert message in ids, ids
     assert not ({"python-no-module-theano", "user-theano-py-shadows-package"} - {message}) & ids, ids
 
