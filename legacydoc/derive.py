@@ -130,6 +130,8 @@ DERIVED: dict[str, str] = {
     "cache.stale_locks": "compile cache lock folders older than Theano's own 120 s lock timeout",
     "log.found": "a log was given (check --log) and legacydoc recognised at least one message in it",
     "log.rules": "the rules the recognised messages are evidence for (rules/messages/*.toml)",
+    "log.cuda_runtime_error": "the CUDA runtime's error text the old back-end reported for a call at start-up "
+    "(e.g. 'unknown error'), lower case",
     "keras.backend": "the backend the installed Keras runs on (KERAS_BACKEND, keras.json, its default)",
     "keras.backend_source": "KERAS_BACKEND | keras.json | default | release (2.4+ is tf.keras)",
     "keras.layout": "channels_first | channels_last: the image layout Keras uses (keras.json or its default)",
@@ -214,7 +216,11 @@ def nvcc_facts(facts: Mapping[str, Any], os_family: str, driver_max: Optional[st
     if not version:
         return {}
     out: dict[str, Any] = {"version": version}
-    minimum = knowledge.default().min_driver(version, os_family)
+    # nvcc's own build number names the exact release (8.0.61 is GA2, which needs a newer
+    # driver than GA1; a build before every listed one is a pre-release: no minimum known).
+    full = get(facts, "cuda.nvcc.version_full")
+    exact = full if isinstance(full, str) and _mm(full) == version else None
+    minimum = knowledge.default().min_driver(exact or version, os_family)
     if minimum:
         out["min_driver"] = minimum
     driver = get(facts, "gpu.driver_version")
@@ -222,10 +228,16 @@ def nvcc_facts(facts: Mapping[str, Any], os_family: str, driver_max: Optional[st
         have, need = knowledge.driver_key(driver), knowledge.driver_key(minimum)
         if have is not None and need is not None:
             out["driver_ok"] = have >= need
-    elif driver_max:
+    elif driver_max and not (exact and minimum is None):  # a pre-release: nothing to compare
         mine, best = parse_version(version), parse_version(driver_max)
         if mine is not None and best is not None:
             out["driver_ok"] = mine <= best
+    if out.get("driver_ok") is False and runtime_passed_driver_check(facts):
+        # The table says the driver is too old, but the log shows the toolkit's runtime got
+        # past its driver check (a too-old driver fails every call with "CUDA driver version
+        # is insufficient"): a pre-release toolkit, or another runtime than the nvcc on PATH.
+        # Neither is claimed.
+        del out["driver_ok"]
     arch = knowledge.default().arch_range(version)
     if arch:
         out["lowest_sm"], out["highest_sm"] = arch
@@ -836,6 +848,36 @@ def readiness_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+# What the old back-end's start-up messages quote of the CUDA runtime's answer (its
+# cudaGetErrorString text), by message id and the group holding it.
+RUNTIME_ERROR_GROUPS = {
+    "theano-cuda-unable-get-number-of-gpus": "cuda_error",
+    "theano-cuda-runtime-call-failed": "cuda_error",
+}
+INSUFFICIENT_DRIVER = "cuda driver version is insufficient for cuda runtime version"
+
+
+def log_cuda_runtime_error(facts: Mapping[str, Any]) -> Optional[str]:
+    """The CUDA runtime's error text in the last such message of the log, lower case; None
+    when the log has none."""
+    matches = get(facts, "log.matches")
+    found = None
+    for match in matches if isinstance(matches, list) else ():
+        group = RUNTIME_ERROR_GROUPS.get(str(match.get("id"))) if isinstance(match, Mapping) else None
+        groups = match.get("groups") if group else None
+        text = groups.get(group) if isinstance(groups, Mapping) else None
+        if isinstance(text, str) and text.strip(" .)'\""):
+            found = text.strip().rstrip(" .)'\"").lower()
+    return found
+
+
+def runtime_passed_driver_check(facts: Mapping[str, Any]) -> bool:
+    """The log shows a CUDA runtime call failing for another reason than a too-old driver,
+    which the runtime checks before anything else."""
+    error = log_cuda_runtime_error(facts)
+    return error is not None and INSUFFICIENT_DRIVER not in error
+
+
 def log_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
     """What the messages found in a log are evidence for (absent when no log was given)."""
     ids = get(facts, "log.ids")
@@ -850,7 +892,11 @@ def log_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
         for rule in message.rules if message is not None else ():
             if rule not in rules:
                 rules.append(rule)
-    return {"found": bool(ids), "rules": rules}
+    out: dict[str, Any] = {"found": bool(ids), "rules": rules}
+    runtime_error = log_cuda_runtime_error(facts)
+    if runtime_error:
+        out["cuda_runtime_error"] = runtime_error
+    return out
 
 
 def _flat(prefix: str, values: Mapping[str, Any]) -> dict[str, Any]:

@@ -142,8 +142,9 @@ def report(facts_only: list[Outcome], with_log: list[Outcome]) -> str:
             o.case.id, ", ".join(o.case.expect.get("causes", [])),
             "/".join(o.case.root_cause) or "(no rule names this cause yet)",
             ", ".join(o.top) or "nothing", o.why))
-    contradicted = [o for o in with_log if o.contradicted]
-    lines.append("error claims the accepted answer contradicts: %d" % len(contradicted))
-    for o in contradicted:
-        lines.append("  %s: %s" % (o.case.id, ", ".join(o.contradicted)))
+    claims = [("facts only", o) for o in facts_only if o.contradicted] + \
+        [("with the log", o) for o in with_log if o.contradicted]
+    lines.append("error claims the accepted answer contradicts: %d" % len(claims))
+    for run, o in claims:
+        lines.append("  %s (%s): %s" % (o.case.id, run, ", ".join(o.contradicted)))
     return "\n".join(lines)

@@ -59,6 +59,16 @@ def test_nvcc_driver_check_and_arch_range() -> None:
     assert out["max_gcc"] == 8
     ok = derive.nvcc_facts({"cuda": {"nvcc": {"version": "10.2"}}, "gpu": {"driver_version": "451.67"}}, "windows", None)
     assert ok["driver_ok"] is True
+    # nvcc's build number picks the release: 8.0 GA2 needs 375.26 where GA1 needed 367.48,
+    # and a pre-release build's minimum is not known.
+    ga2 = {"cuda": {"nvcc": {"version": "8.0", "version_full": "8.0.61"}}, "gpu": {"driver_version": "370.28"}}
+    assert derive.nvcc_facts(ga2, "linux", None)["min_driver"] == "375.26"
+    assert derive.nvcc_facts(ga2, "linux", None)["driver_ok"] is False
+    rc = {"cuda": {"nvcc": {"version": "8.0", "version_full": "8.0.26"}}, "gpu": {"driver_version": "367.27"}}
+    assert "min_driver" not in derive.nvcc_facts(rc, "linux", None)
+    assert "driver_ok" not in derive.nvcc_facts(rc, "linux", None)
+    assert "driver_ok" not in derive.nvcc_facts(rc, "linux", "7.5")  # not the driver's level either
+    assert derive.derive(dict(rc, system={"os": "linux"}))["nvcc"].get("driver_ok") is None
 
 
 def test_gpu_architecture_against_toolkit() -> None:
@@ -257,3 +267,45 @@ def test_theanos_own_no_gxx_message_settles_gxx_found_when_not_probed() -> None:
     probed = derive.derive({"log": log, "compilers": {"gxx": {"found": True, "path": "/usr/bin/g++"}}})
     assert probed["gxx"]["found"] is True and "found_from_log" not in probed["gxx"]  # the probe wins
     assert "found" not in derive.derive({"log": {"ids": [], "matches": []}}).get("gxx", {})
+
+
+def _scanned(text: str) -> dict:
+    """A log as check --log records it: the catalogue's matches, with their groups."""
+    from legacydoc import logscan
+    from legacydoc.messages import catalogue
+
+    matches = logscan.scan(text, catalogue())
+    return {"ids": [m.id for m in matches],
+            "matches": [{"id": m.id, "line": m.line, "text": m.text, "groups": m.groups} for m in matches]}
+
+
+# The two lines of https://github.com/keras-team/keras/issues/3043 (driver 367.27, CUDA 8.0 RC).
+KERAS_3043 = ("modprobe: ERROR: could not insert 'nvidia_361_uvm': Invalid argument\n"
+              "WARNING (theano.sandbox.cuda): CUDA is installed, but device gpu is not available  "
+              "(error: Unable to get the number of gpus available: unknown error)\n")
+
+
+def test_the_runtime_error_the_old_backend_quotes_is_read_from_the_log() -> None:
+    log = _scanned(KERAS_3043)
+    assert "cuda-uvm-module-load-failed" in log["ids"]
+    assert derive.log_cuda_runtime_error({"log": log}) == "unknown error"
+    assert derive.derive({"log": log})["log"]["cuda_runtime_error"] == "unknown error"
+    # Theano 0.8/0.9's device=gpu forms, and initCnmem's, carry it too.
+    for line in ("RuntimeError: Not able to get number of GPUs (unknown error).",
+                 "RuntimeError: ('Unable to set device 0: unknown error', 'You asked to force this device and it failed.')",
+                 "initCnmem: 'cudaGetDeviceCount' failed! Reason=unknown error"):
+        assert derive.log_cuda_runtime_error({"log": _scanned(line)}) == "unknown error", line
+    assert derive.log_cuda_runtime_error({"log": _scanned("Using gpu device 0: GeForce GTX 1080")}) is None
+    assert derive.log_cuda_runtime_error({}) is None
+
+
+def test_a_runtime_past_its_driver_check_leaves_the_driver_table_undecided() -> None:
+    # The table says 8.0 needs 367.48 (GA1); this runtime answered "unknown error", which it
+    # cannot do on a driver it finds too old: no claim either way.
+    facts = {"cuda": {"nvcc": {"version": "8.0"}}, "gpu": {"driver_version": "367.27"}}
+    assert derive.nvcc_facts(facts, "linux", None)["driver_ok"] is False
+    past = dict(facts, log=_scanned(KERAS_3043))
+    assert "driver_ok" not in derive.nvcc_facts(past, "linux", None)
+    too_old = dict(facts, log=_scanned("Unable to get the number of gpus available: "
+                                       "CUDA driver version is insufficient for CUDA runtime version"))
+    assert derive.nvcc_facts(too_old, "linux", None)["driver_ok"] is False

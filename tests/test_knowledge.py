@@ -172,6 +172,9 @@ def test_lookups_follow_the_data(tmp_path):
         ("V9.0.176", "linux", "384.81"),  # nvcc prints 9.0.176, NVIDIA's table says 9.0.76
         ("8.0", "linux", "367.48"),
         ("8.0.61", "windows", "376.51"),
+        ("8.0.50", "linux", "367.48"),  # an unlisted build after GA1: GA1's minimum
+        ("V8.0.26", "linux", None),  # a build before GA1 (a release candidate): not listed, not GA1
+        ("11.0.100", "linux", None),  # before 11.0 GA's nvcc, and the RC row names no nvcc
         ("10.1.243", "windows", "418.96"),
         ("11.0", "linux", "450.51.05"),  # GA, not the 11.0.1 RC
         ("11.0.1", "linux", "450.36.06"),

@@ -286,6 +286,8 @@ def no_real_proc(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """Never read this machine's /proc/driver/nvidia: point the probe at a test path."""
     target = tmp_path / "proc-driver-nvidia-version"
     monkeypatch.setattr(gpu, "PROC_DRIVER_VERSION", str(target))
+    monkeypatch.setattr(gpu, "PROC_MODULES", str(tmp_path / "proc-modules"))
+    monkeypatch.setattr(gpu, "UVM_DEVICE_NODE", str(tmp_path / "dev-nvidia-uvm"))
     return target
 
 
@@ -427,7 +429,8 @@ def test_no_nvidia_smi_anywhere(ctx_factory: Any, tmp_path: Path) -> None:
     # PATH replaced outright: this machine's /usr/bin may well hold a real nvidia-smi.
     ctx = dataclasses.replace(ctx_factory(env={"PATH": str(empty)}), platform="linux")
     table = gpu.collect(ctx)
-    assert table == {"nvidia_smi": {"found": False, "searched": ["PATH"]}}
+    # No /proc/modules at the test path: unknown; no /dev/nvidia-uvm there: known absent.
+    assert table == {"nvidia_smi": {"found": False, "searched": ["PATH"]}, "uvm_device_node": False}
     assert ctx.log.results == []
     assert toml_roundtrip(table) == table
     assert summary_line(table) == "nvidia-smi not found"
@@ -538,6 +541,38 @@ def test_proc_version_is_read_only_on_linux(ctx_factory: Any, tmp_path: Path, no
     assert "proc_driver_version" not in gpu.collect(dataclasses.replace(base, platform="darwin"))
     assert gpu.read_proc_driver_version(str(tmp_path / "absent")) is None
     assert gpu.read_proc_driver_version(str(tmp_path)) is None  # a directory, not a file
+
+
+def test_uvm_module_and_node_are_read_only_on_linux(ctx_factory: Any, tmp_path: Path, no_real_proc: Path) -> None:
+    modules = tmp_path / "proc-modules"
+    modules.write_bytes((DATA / "proc" / "modules-nvidia-uvm-loaded.txt").read_bytes())
+    empty = tmp_path / "nothing-here"
+    empty.mkdir()
+    base = ctx_factory(env={"PATH": str(empty)})
+    table = gpu.collect(dataclasses.replace(base, platform="linux"))
+    # No /dev/nvidia-uvm at the test path: known absent, not unknown.
+    assert (table["uvm_module_loaded"], table["uvm_device_node"]) == (True, False)
+    assert toml_roundtrip(table) == table
+    darwin = gpu.collect(dataclasses.replace(base, platform="darwin"))
+    assert "uvm_module_loaded" not in darwin and "uvm_device_node" not in darwin
+
+
+def test_uvm_module_is_matched_by_whole_name(tmp_path: Path) -> None:
+    assert gpu.read_uvm_module_loaded(str(DATA / "proc" / "modules-nvidia-uvm-loaded.txt")) is True
+    assert gpu.read_uvm_module_loaded(str(DATA / "proc" / "modules-nvidia-without-uvm.txt")) is False
+    # No /proc/modules (a sandbox), or a directory in its place: unknown, not "not loaded".
+    assert gpu.read_uvm_module_loaded(str(tmp_path / "absent")) is None
+    assert gpu.read_uvm_module_loaded(str(tmp_path)) is None
+
+
+@posix_only
+def test_uvm_device_node_must_be_a_character_device(tmp_path: Path) -> None:
+    assert gpu.uvm_device_node_exists(str(tmp_path / "absent")) is False
+    plain = tmp_path / "nvidia-uvm"
+    plain.write_text("")
+    assert gpu.uvm_device_node_exists(str(plain)) is False  # a file someone made by hand
+    assert gpu.uvm_device_node_exists("/dev/null") is True  # a real character device
+    assert gpu.uvm_device_node_exists(str(plain / "below-a-file")) is None  # ENOTDIR: cannot tell
 
 
 def test_summary_line_of_odd_tables() -> None:

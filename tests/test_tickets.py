@@ -21,12 +21,19 @@ RULES = load_rules()
 RULE_IDS = {rule.id for rule in RULES}
 CASES = corpus.cases()
 
-# Measured 2026-12-03 (235 cases): facts only 42, with the log 169 (see README).
+# Measured 2026-12-04 (236 cases): facts only 42, with the log 170 (see README).
 FLOOR_FACTS_ONLY = 42
-FLOOR_WITH_LOG = 169
+FLOOR_WITH_LOG = 170
 # Error claims the accepted answer rules out, each understood: the record lacks the fact
-# that would overrule the log's evidence. A new one fails the test; a fixed one too.
-KNOWN_CONTRADICTIONS: dict[str, list[str]] = {}
+# that would overrule the evidence. A new one fails the test; a fixed one too.
+# (case, run "facts" or "log") -> the rules claimed.
+KNOWN_CONTRADICTIONS: dict[tuple[str, str], list[str]] = {
+    # The reporter's "CUDA 8.0 rc" can only be recorded as 8.0: its nvcc build number (which
+    # a probe records, and which legacydoc reads as a pre-release) was not given, so the
+    # facts alone read as 8.0 GA1, which needs driver 367.48. The log's "unknown error"
+    # shows the runtime passed its driver check, and with it LD208 is not claimed.
+    ("gh-keras-3043", "facts"): ["LD208"],
+}
 
 
 @pytest.fixture(scope="module")
@@ -70,12 +77,10 @@ def test_recall_does_not_fall(outcomes: tuple[list[corpus.Outcome], list[corpus.
 def test_no_new_error_claim_the_accepted_answer_rules_out(
     outcomes: tuple[list[corpus.Outcome], list[corpus.Outcome]],
 ) -> None:
-    for outcome in outcomes[0] + outcomes[1]:
-        assert outcome.contradicted == KNOWN_CONTRADICTIONS.get(outcome.case.id, []) or (
-            not outcome.contradicted
-        ), (outcome.case.id, outcome.contradicted)
-    found = {o.case.id for o in outcomes[1] if o.contradicted}
-    assert found == set(KNOWN_CONTRADICTIONS), found
+    found = {}
+    for run, results in (("facts", outcomes[0]), ("log", outcomes[1])):
+        found.update({(o.case.id, run): o.contradicted for o in results if o.contradicted})
+    assert found == KNOWN_CONTRADICTIONS, found
 
 
 def test_the_log_changes_the_diagnosis(outcomes: tuple[list[corpus.Outcome], list[corpus.Outcome]]) -> None:

@@ -90,6 +90,8 @@ GPU = fact_table({
                              "pci_bus_id": STR})),
     "count": INT, "driver_version": STR, "driver_cuda_version": STR, "proc_driver_version": STR,
     "driver_cuda_api_version": STR,  # new: cuDriverGetVersion as "9.0"
+    # Linux: nvidia_uvm in /proc/modules, and /dev/nvidia-uvm a character device
+    "uvm_module_loaded": BOOL, "uvm_device_node": BOOL,
 })
 
 # --- cuda (probes/cuda.py) ------------------------------------------------------------------------

@@ -13,7 +13,10 @@ Each command is recorded verbatim (``CommandResult.to_fact``) beside the parsed 
 so a rule can quote what the user would have seen. After a timeout nothing more is run:
 a hung nvidia-smi usually means a hung driver, and every further call would hang too.
 On Linux the kernel module's own version is read from /proc/driver/nvidia/version,
-because "Driver/library version mismatch" is the two disagreeing.
+because "Driver/library version mismatch" is the two disagreeing; and whether the
+unified-memory module (nvidia_uvm, in /proc/modules) is loaded and its device node
+/dev/nvidia-uvm exists, because CUDA needs both and cuInit fails with "unknown error"
+when the driver could not load them on first use.
 
 The probe records; it does not judge.
 """
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import sys
 from typing import Any, Callable, Optional, Sequence
 
@@ -36,6 +40,10 @@ QUERY_FIELDS_NO_CC: tuple[str, ...] = tuple(f for f in QUERY_FIELDS if f != "com
 FORMAT_ARG = "--format=csv,noheader,nounits"
 # Read through this name (not a default argument) so tests can point it elsewhere.
 PROC_DRIVER_VERSION = "/proc/driver/nvidia/version"
+PROC_MODULES = "/proc/modules"
+UVM_DEVICE_NODE = "/dev/nvidia-uvm"
+# /proc/modules holds one short line per loaded module: a few hundred lines at most.
+PROC_MODULES_LIMIT = 1024 * 1024
 # How many lines of the first command's output the convenience fact keeps: error
 # messages are one to three lines; the full record is in the command's own fact.
 OUTPUT_LINES = 10
@@ -209,6 +217,26 @@ def read_proc_driver_version(path: str) -> Optional[str]:
     return parse_proc_version(data.decode("utf-8", errors="replace")).get("driver_version")
 
 
+def read_uvm_module_loaded(path: str) -> Optional[bool]:
+    """Whether nvidia_uvm is among the loaded kernel modules; None when the list cannot be
+    read (no /proc, a sandbox that hides it)."""
+    data = read_small(path, PROC_MODULES_LIMIT)
+    if data is None:
+        return None
+    names = (line.split(" ", 1)[0] for line in data.decode("utf-8", errors="replace").splitlines())
+    return "nvidia_uvm" in names
+
+
+def uvm_device_node_exists(path: str) -> Optional[bool]:
+    """Whether /dev/nvidia-uvm exists as a character device; None when /dev cannot be read."""
+    try:
+        return stat.S_ISCHR(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError):
+        return None
+
+
 def query_argv(path: str, fields: Sequence[str]) -> list[str]:
     return [path, "--query-gpu=" + ",".join(fields), FORMAT_ARG]
 
@@ -229,6 +257,10 @@ def collect(ctx: ProbeContext) -> dict[str, Any]:
         proc_version = read_proc_driver_version(PROC_DRIVER_VERSION)
         if proc_version:
             table["proc_driver_version"] = proc_version
+        for key, value in (("uvm_module_loaded", read_uvm_module_loaded(PROC_MODULES)),
+                           ("uvm_device_node", uvm_device_node_exists(UVM_DEVICE_NODE))):
+            if value is not None:
+                table[key] = value
     if path is not None:
         _run_nvidia_smi(ctx, path, table, smi)
     if smi.get("rc") == 0 and not smi.get("timed_out") and not table.get("driver_cuda_version"):
