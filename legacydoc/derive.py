@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Sequence
 
 from packaging.version import Version
 
@@ -22,6 +22,7 @@ from legacydoc.facts import get
 from legacydoc.factschema.kinds import is_int
 from legacydoc.i18n import tr
 from legacydoc.kerasconfig import keras_facts
+from legacydoc.theanorc.validate import BOOL_TRUE
 from legacydoc.versions import parse_version, small_int
 
 # The derived facts, with one line each on what they mean. legacydoc.factschema declares exactly these.
@@ -132,6 +133,8 @@ DERIVED: dict[str, str] = {
     "log.rules": "the rules the recognised messages are evidence for (rules/messages/*.toml)",
     "log.cuda_runtime_error": "the CUDA runtime's error text the old back-end reported for a call at start-up "
     "(e.g. 'unknown error'), lower case",
+    "log.gpu_unpickle_failed": "the log shows Theano failing to unpickle an array saved from a GPU run (false when "
+    "the record's config now sets experimental.unpickle_gpu_on_cpu; absent without such a log)",
     "keras.backend": "the backend the installed Keras runs on (KERAS_BACKEND, keras.json, its default)",
     "keras.backend_source": "KERAS_BACKEND | keras.json | default | release (2.4+ is tf.keras)",
     "keras.layout": "channels_first | channels_last: the image layout Keras uses (keras.json or its default)",
@@ -896,7 +899,22 @@ def log_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
     runtime_error = log_cuda_runtime_error(facts)
     if runtime_error:
         out["cuda_runtime_error"] = runtime_error
+    unpickle = gpu_unpickle_failed(facts, ids)
+    if unpickle is not None:
+        out["gpu_unpickle_failed"] = unpickle
     return out
+
+
+def gpu_unpickle_failed(facts: Mapping[str, Any], ids: Sequence[Any]) -> Optional[bool]:
+    """Theano could not rebuild a GPU array from a pickle: it says so, or its GPU context
+    was missing inside the unpickler. False when the record's config now sets
+    experimental.unpickle_gpu_on_cpu (the log came from before); None without such a log."""
+    failed = "theano-unpickle-gpu-array-without-backend" in ids or (
+        "theano-gpuarray-context-not-defined" in ids and "theano-gpu-unpickler-frame" in ids)
+    if not failed:
+        return None
+    flag = effective(facts, "experimental.unpickle_gpu_on_cpu")
+    return not (flag is not None and flag.get("value") in BOOL_TRUE)
 
 
 def _flat(prefix: str, values: Mapping[str, Any]) -> dict[str, Any]:

@@ -50,6 +50,13 @@ PIP_CASES = {
 # Recorded from a script of its own (see the README), not re-run.
 SCRIPT_CASES = {
     "theano090-name-added-later": ("theano-name-added-after-release", "LD121"),
+    "theano105-unpickle-gpuarray-no-pygpu": ("theano-unpickle-gpu-array-without-backend", "LD536"),
+    "theano090-unpickle-cudandarray-no-cuda": ("theano-unpickle-gpu-array-without-backend", "LD536"),
+}
+# Recordings of a script in real_logs/scripts/ -> (venv, script): re-run by the legacy test.
+RERUN_SCRIPTS = {
+    "theano105-unpickle-gpuarray-no-pygpu": (THEANO_105, "gpuarray_pickle.py"),
+    "theano090-unpickle-cudandarray-no-cuda": (THEANO_090, "cudandarray_pickle.py"),
 }
 RUN_PY = "import theano, theano.tensor as T\nx = T.vector()\nf = theano.function([x], x * 2)\nprint(f([1.0, 2.0]))\n"
 
@@ -87,3 +94,19 @@ def test_real_theano_still_prints_what_was_recorded(name: str, tmp_path: Path) -
     recorded = _explained((REAL / (name + ".txt")).read_bytes())
     assert message in live, sorted(live)
     assert set(live) == set(recorded), (sorted(live), sorted(recorded))
+
+
+@pytest.mark.legacy
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(RERUN_SCRIPTS))
+def test_real_theano_still_fails_to_unpickle_gpu_arrays_and_the_flag_still_helps(name: str, tmp_path: Path) -> None:
+    (version, packages), script = RERUN_SCRIPTS[name]
+    python = legacy_venv(version, packages)
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    run = [str(python), str(REAL / "scripts" / script)]
+    proc = subprocess.run(run, cwd=str(tmp_path), env=env, capture_output=True, timeout=600)
+    live = _explained(proc.stdout + proc.stderr)
+    assert proc.returncode == 1 and set(live) == set(_explained((REAL / (name + ".txt")).read_bytes())), sorted(live)
+    env["THEANO_FLAGS"] = "experimental.unpickle_gpu_on_cpu=True"
+    proc = subprocess.run(run, cwd=str(tmp_path), env=env, capture_output=True, timeout=600)
+    assert proc.returncode == 0 and "theano-unpickle-gpu-on-cpu-active" in _explained(proc.stdout + proc.stderr)

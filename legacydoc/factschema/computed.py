@@ -45,7 +45,7 @@ DERIVED = Table({
     "compiler": Table({"usable": BOOL}),
     "msvc": Table({"msc_ver": INT, "nvcc_msc_min": INT, "nvcc_msc_max": INT, "supported_by_nvcc": BOOL}),
     "cache": Table({"foreign_dirs": list_of(STR), "stale_locks": list_of(STR)}),
-    "log": Table({"rules": list_of(STR), "found": BOOL, "cuda_runtime_error": STR}),
+    "log": Table({"rules": list_of(STR), "found": BOOL, "cuda_runtime_error": STR, "gpu_unpickle_failed": BOOL}),
     "keras": Table({"backend": STR, "backend_source": STR, "layout": STR, "layout_source": STR,
                     "config_path": STR}),
 })
@@ -76,6 +76,7 @@ CONFIG = Table({
         "allow_gc": SETTING, "blas": Table({"ldflags": SETTING}), "cuda": Table({"root": SETTING}),
         "gpuarray": Table({"preallocate": SETTING}), "lib": Table({"cnmem": SETTING}),
         "dnn": Table({"enabled": SETTING, **dict.fromkeys(_DNN_PATHS, SETTING)}),
+        "experimental": Table({"unpickle_gpu_on_cpu": SETTING}),
     }),
 })
 
