@@ -52,6 +52,8 @@ SCRIPT_CASES = {
     "theano090-name-added-later": ("theano-name-added-after-release", "LD121"),
     "theano105-unpickle-gpuarray-no-pygpu": ("theano-unpickle-gpu-array-without-backend", "LD536"),
     "theano090-unpickle-cudandarray-no-cuda": ("theano-unpickle-gpu-array-without-backend", "LD536"),
+    "py3-load-py2-pickle": ("python2-pickle-in-python3", "LD145"),
+    "py3-numpy-load-py2-npy": ("python2-pickle-in-python3", "LD145"),
 }
 # Recordings of a script in real_logs/scripts/ -> (venv, script): re-run by the legacy test.
 RERUN_SCRIPTS = {
