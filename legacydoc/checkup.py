@@ -258,6 +258,8 @@ def run_check(record: Mapping[str, Any], rules: Sequence[Rule], source: str = "t
     from legacydoc.plan.planner import PlanError, make_plan
 
     facts = enrich(record)
+    if project is not None:
+        facts["project"] = {"python2_pickles": project.py2_pickles[:10]}
     plan, plan_error = None, ""
     try:
         # The plan first: the rules' fixes quote its pins, so no finding proposes another.

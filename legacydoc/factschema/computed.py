@@ -53,6 +53,9 @@ DERIVED = Table({
 # --- plan (legacydoc/plan/planner.py Plan.facts(); computed by check for the rules' fixes) -------
 PLAN = Table({"python": STR, "new_env": BOOL, "theano": STR, "device": STR, "numpy": STR, "install": STR,
               "fix": STR, "pins": STR})
+# What check --project found in the project folder (legacydoc/plan/project.py); paths are
+# relative to it. Absent when no project was scanned.
+PROJECT = Table({"python2_pickles": list_of(STR)})
 
 # --- log (check/report --log FILE: legacydoc/logscan.py log_table; saved with the record) -------
 LOG = Table({

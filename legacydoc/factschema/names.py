@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 
-from legacydoc.factschema.computed import BENCH, CONFIG, DERIVED, LOG, PLAN
+from legacydoc.factschema.computed import BENCH, CONFIG, DERIVED, LOG, PLAN, PROJECT
 from legacydoc.factschema.kinds import ANY, Kind, ListKind, ListOf, MapOf, Table
 from legacydoc.factschema.tables import FACT_TABLES, HEADER
 
-COMPUTED: dict[str, Table] = {"derived": DERIVED, "config": CONFIG, "bench": BENCH, "plan": PLAN}
+COMPUTED: dict[str, Table] = {"derived": DERIVED, "config": CONFIG, "bench": BENCH, "plan": PLAN, "project": PROJECT}
 # Not probed: what the user hands over (check --log FILE), saved with the record.
 INPUTS: dict[str, Table] = {"log": LOG}
 RECORD = Table({**HEADER, **FACT_TABLES, **INPUTS, **COMPUTED})

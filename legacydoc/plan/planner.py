@@ -323,6 +323,10 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
         packages["pymc3"] = "==3.11.6"
         reasons["pymc3"] = tr("3.11.6 is the PyMC3 release built on Theano-PyMC 1.1.2")
     _frameworks(record, project, packages, reasons, notes)
+    # Moving a Python 2 project to Python 3 leaves its pickles readable only one way (LD146).
+    if project is not None and project.py2_pickles and choice.python.startswith("3"):
+        notes.append(tr("the project's %s was pickled by Python 2: Python %s reads it only with "
+                        "pickle.load(f, encoding='latin1') (LD146)") % (project.py2_pickles[0], choice.python))
     conda_packages: dict[str, str] = {}
     add_pygpu = keep and not target["old_backend"] and _pygpu_missing_for_a_working_gpu(record)
     pygpu_blocks = add_pygpu and not (env_kind == "conda" and wheels.conda_build("pygpu", choice.python, os_family))

@@ -1,10 +1,11 @@
 """What a legacy project's own files say it needs: the Theano back-end and frameworks it
 imports, the pins of requirements.txt / setup.py / environment.yml, Python-2-only syntax,
-and a project-local keras.json.
+pickles written by Python 2, and a project-local keras.json.
 
-Read-only and bounded: at most MAX_FILES files of at most MAX_BYTES each, hidden folders,
-virtual environments and symlinks outside the folder are skipped. A file that cannot be
-read is listed in ``unreadable``; it never stops the scan.
+Read-only and bounded: at most MAX_FILES files of at most MAX_BYTES each (of a pickle, its
+first HEAD_BYTES, never loaded); hidden folders, virtual environments and symlinks outside
+the folder are skipped. A file that cannot be read is listed in ``unreadable``; it never
+stops the scan.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ from pathlib import Path
 from typing import Iterator, Optional
 
 from legacydoc.i18n import N_
-from legacydoc.safe_io import Refused, read_regular
+from legacydoc.plan.pickles import HEAD_BYTES, is_candidate, written_by_python2
+from legacydoc.safe_io import Refused, read_regular, read_small
 
 MAX_FILES = 5000
 MAX_BYTES = 2_000_000
+MAX_PICKLES = 20  # Python 2 pickles named; the first says enough
 SKIP_DIRS = {"node_modules", "site-packages", "__pycache__", "build", "dist", "venv", "env"}
 # Modules whose import decides the plan (matched on the dotted name's start).
 OLD_BACKEND = ("theano.sandbox.cuda",)
@@ -50,6 +53,7 @@ class ProjectScan:
     py2_only: list[str] = field(default_factory=list)  # file:line of Python-2-only syntax
     keras_json: Optional[dict] = None
     keras_json_path: str = ""
+    py2_pickles: list[str] = field(default_factory=list)  # pickles written by Python 2 (plan.pickles)
     unreadable: list[str] = field(default_factory=list)
     truncated: bool = False  # more than MAX_FILES files: the rest was not read
 
@@ -79,7 +83,8 @@ class ProjectScan:
             "old_backend": self.uses(OLD_BACKEND) or "", "downsample": self.uses(DOWNSAMPLE) or "",
             "frameworks": self.frameworks(), "python2_only": self.py2_only[:10],
             "pins": [{"name": p.name, "spec": p.spec, "url": p.url, "where": p.where} for p in self.pins],
-            "keras_json": self.keras_json or {}, "unreadable": self.unreadable,
+            "keras_json": self.keras_json or {}, "python2_pickles": self.py2_pickles[:10],
+            "unreadable": self.unreadable,
         }
 
 
@@ -232,6 +237,10 @@ def scan(root: Path) -> ProjectScan:
             text = _read(path, out)
             if text is not None:
                 _scan_environment(text, out, rel)
+        elif is_candidate(name) and len(out.py2_pickles) < MAX_PICKLES:
+            head = read_small(str(path), HEAD_BYTES)
+            if head is not None and written_by_python2(name, head):
+                out.py2_pickles.append(rel)
         elif name == "keras.json" and out.keras_json is None:
             text = _read(path, out)
             try:
