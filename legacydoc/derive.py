@@ -219,11 +219,12 @@ def nvcc_facts(facts: Mapping[str, Any], os_family: str, driver_max: Optional[st
     if not version:
         return {}
     out: dict[str, Any] = {"version": version}
-    # nvcc's own build number names the exact release (8.0.61 is GA2, which needs a newer
-    # driver than GA1; a build before every listed one is a pre-release: no minimum known).
+    # The GA's minimum for every update: the runtime checks only the driver's CUDA level
+    # (8000 for each 8.0 update), though NVIDIA's table lists each update's own driver. A
+    # build older than every listed one is a pre-release: its minimum is not known.
     full = get(facts, "cuda.nvcc.version_full")
-    exact = full if isinstance(full, str) and _mm(full) == version else None
-    minimum = knowledge.default().min_driver(exact or version, os_family)
+    prerelease = isinstance(full, str) and _mm(full) == version and knowledge.default().is_prerelease_build(full)
+    minimum = None if prerelease else knowledge.default().min_driver(version, os_family)
     if minimum:
         out["min_driver"] = minimum
     driver = get(facts, "gpu.driver_version")
@@ -231,7 +232,7 @@ def nvcc_facts(facts: Mapping[str, Any], os_family: str, driver_max: Optional[st
         have, need = knowledge.driver_key(driver), knowledge.driver_key(minimum)
         if have is not None and need is not None:
             out["driver_ok"] = have >= need
-    elif driver_max and not (exact and minimum is None):  # a pre-release: nothing to compare
+    elif driver_max and not prerelease:  # a pre-release's needs are not known
         mine, best = parse_version(version), parse_version(driver_max)
         if mine is not None and best is not None:
             out["driver_ok"] = mine <= best
@@ -861,24 +862,29 @@ INSUFFICIENT_DRIVER = "cuda driver version is insufficient for cuda runtime vers
 
 
 def log_cuda_runtime_error(facts: Mapping[str, Any]) -> Optional[str]:
-    """The CUDA runtime's error text in the last such message of the log, lower case; None
-    when the log has none."""
+    """The CUDA runtime's error text the old back-end quoted (the scanner keeps each
+    message's first occurrence; of several such messages, the later one in catalogue
+    order), lower case with its spacing normalised; None when the log has none."""
     matches = get(facts, "log.matches")
     found = None
     for match in matches if isinstance(matches, list) else ():
         group = RUNTIME_ERROR_GROUPS.get(str(match.get("id"))) if isinstance(match, Mapping) else None
         groups = match.get("groups") if group else None
         text = groups.get(group) if isinstance(groups, Mapping) else None
-        if isinstance(text, str) and text.strip(" .)'\""):
-            found = text.strip().rstrip(" .)'\"").lower()
+        cleaned = text.strip(" .)'\"\n").lower() if isinstance(text, str) else ""
+        if cleaned:
+            found = " ".join(cleaned.split())
     return found
 
 
 def runtime_passed_driver_check(facts: Mapping[str, Any]) -> bool:
     """The log shows a CUDA runtime call failing for another reason than a too-old driver,
     which the runtime checks before anything else."""
+    ids = get(facts, "log.ids")
+    if isinstance(ids, list) and "cuda-driver-insufficient-for-runtime" in ids:
+        return False  # the runtime's own "insufficient" message, wherever it was printed
     error = log_cuda_runtime_error(facts)
-    return error is not None and INSUFFICIENT_DRIVER not in error
+    return error is not None and not error.startswith(INSUFFICIENT_DRIVER[:30])
 
 
 def log_facts(facts: Mapping[str, Any]) -> dict[str, Any]:

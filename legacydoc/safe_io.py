@@ -272,7 +272,17 @@ def read_small(path: str, limit: int) -> Optional[bytes]:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
-        return os.read(fd, limit)
+        # One read is not enough: /proc files hand back about a page per read (seq_file), so
+        # /proc/modules past its first 4 KiB would read as missing its later lines.
+        chunks: list[bytes] = []
+        total = 0
+        while total < limit:
+            chunk = os.read(fd, limit - total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        return b"".join(chunks)
     except OSError:
         return None
     finally:

@@ -59,11 +59,15 @@ def test_nvcc_driver_check_and_arch_range() -> None:
     assert out["max_gcc"] == 8
     ok = derive.nvcc_facts({"cuda": {"nvcc": {"version": "10.2"}}, "gpu": {"driver_version": "451.67"}}, "windows", None)
     assert ok["driver_ok"] is True
-    # nvcc's build number picks the release: 8.0 GA2 needs 375.26 where GA1 needed 367.48,
-    # and a pre-release build's minimum is not known.
+    # Every update of a release needs the GA's minimum (the runtime checks the driver's CUDA
+    # level, 8.0 for each 8.0 update); a pre-release build's minimum is not known.
     ga2 = {"cuda": {"nvcc": {"version": "8.0", "version_full": "8.0.61"}}, "gpu": {"driver_version": "370.28"}}
-    assert derive.nvcc_facts(ga2, "linux", None)["min_driver"] == "375.26"
-    assert derive.nvcc_facts(ga2, "linux", None)["driver_ok"] is False
+    assert derive.nvcc_facts(ga2, "linux", None)["min_driver"] == "367.48"
+    assert derive.nvcc_facts(ga2, "linux", None)["driver_ok"] is True
+    # Where the table has no minimum (macOS; a release Windows marks N/A) the driver's own
+    # level still decides, build number or not.
+    mac = {"cuda": {"nvcc": {"version": "10.2", "version_full": "10.2.89"}}, "gpu": {"driver_version": "418.105"}}
+    assert derive.nvcc_facts(mac, "darwin", "10.1")["driver_ok"] is False
     rc = {"cuda": {"nvcc": {"version": "8.0", "version_full": "8.0.26"}}, "gpu": {"driver_version": "367.27"}}
     assert "min_driver" not in derive.nvcc_facts(rc, "linux", None)
     assert "driver_ok" not in derive.nvcc_facts(rc, "linux", None)
@@ -297,6 +301,16 @@ def test_the_runtime_error_the_old_backend_quotes_is_read_from_the_log() -> None
         assert derive.log_cuda_runtime_error({"log": _scanned(line)}) == "unknown error", line
     assert derive.log_cuda_runtime_error({"log": _scanned("Using gpu device 0: GeForce GTX 1080")}) is None
     assert derive.log_cuda_runtime_error({}) is None
+
+
+def test_the_runtime_error_text_is_cleaned_and_a_split_insufficient_stays_insufficient() -> None:
+    quoted = {"log": {"ids": ["theano-cuda-runtime-call-failed"], "matches": [
+        {"id": "theano-cuda-runtime-call-failed", "line": 1, "text": "x", "groups": {"cuda_error": "'unknown  error'"}}]}}
+    assert derive.log_cuda_runtime_error(quoted) == "unknown error"
+    split = _scanned("Unable to get the number of gpus available: CUDA driver version is insufficient for\n"
+                     "CUDA runtime version\n")
+    facts = {"cuda": {"nvcc": {"version": "8.0"}}, "gpu": {"driver_version": "361.42"}, "log": split}
+    assert derive.nvcc_facts(facts, "linux", None)["driver_ok"] is False
 
 
 def test_a_runtime_past_its_driver_check_leaves_the_driver_table_undecided() -> None:

@@ -171,3 +171,27 @@ def test_a_catalogue_entry_whose_informational_is_not_a_bool_is_refused() -> Non
              "causes": [{"text": "c"}], "informational": "yes"}
     with pytest.raises(CatalogueError, match="'informational' must be true or false"):
         message_from_table(table, "m.toml")
+
+
+# What modprobe prints when the driver cannot load its unified-memory module, and lines
+# that only look like it (from a review of the first pattern).
+UVM_LINES = {
+    "modprobe: ERROR: could not insert 'nvidia_361_uvm': Invalid argument": True,
+    "modprobe: FATAL: Module nvidia-uvm not found in directory /lib/modules/4.4.0-83-generic": True,
+    "FATAL: Module nvidia_uvm not found.": True,  # module-init-tools, before kmod
+    "modprobe: ERROR: could not insert 'nvidia_331_updates_uvm': No such device": True,
+    "modprobe: ERROR: ../libkmod/libkmod-module.c:809 kmod_module_insert_module() could not find module by "
+    "name='nvidia_331_uvm'": True,
+    "nvidia-docker | 2017/07/09 00:49:15 Error: Could not load UVM kernel module. Is nvidia-modprobe installed?": True,
+    "modprobe: FATAL: Module nvidia_uvm is in use.": False,  # loaded and working
+    "modprobe: ERROR: could not remove 'nvidia_uvm': Operation not permitted": False,  # the fix being tried
+    "modprobe: FATAL: Module nouveau not found.\n[ 3794.409463] nvidia_uvm: Loaded the UVM driver, major 251": False,
+}
+
+
+@pytest.mark.parametrize("line", sorted(UVM_LINES))
+def test_uvm_module_failures_and_their_look_alikes(line: str) -> None:
+    ids = [m.id for m in logscan.scan(line, catalogue())]
+    assert ("cuda-uvm-module-load-failed" in ids) == UVM_LINES[line], ids
+    # The main module's "No such device" entry (LD203) must not claim the uvm module's.
+    assert "nvidia-module-cannot-insert" not in ids

@@ -563,6 +563,9 @@ def test_uvm_module_is_matched_by_whole_name(tmp_path: Path) -> None:
     # No /proc/modules (a sandbox), or a directory in its place: unknown, not "not loaded".
     assert gpu.read_uvm_module_loaded(str(tmp_path / "absent")) is None
     assert gpu.read_uvm_module_loaded(str(tmp_path)) is None
+    empty = tmp_path / "modules"
+    empty.write_bytes(b"")
+    assert gpu.read_uvm_module_loaded(str(empty)) is None
 
 
 @posix_only

@@ -153,6 +153,17 @@ def test_read_regular_caps_the_size(tmp_path: Path) -> None:
     assert read_regular(path, 101, "facts file") == b"x" * 101
 
 
+def test_read_small_reads_up_to_its_limit_not_one_read(tmp_path: Path) -> None:
+    path = tmp_path / "big.txt"
+    path.write_bytes(b"0123456789" * 1000)
+    assert safe_io.read_small(str(path), 25000) == b"0123456789" * 1000
+    assert safe_io.read_small(str(path), 15) == b"012345678901234"
+    # /proc hands back about a page per read: a single read lost /proc/modules' later lines.
+    smaps = Path("/proc/self/smaps")
+    if smaps.is_file():
+        assert len(safe_io.read_small(str(smaps), 1 << 20) or b"") > 8192
+
+
 @posix_only
 def test_probes_never_block_on_a_fifo(tmp_path: Path) -> None:
     os.mkfifo(str(tmp_path / "version.txt"))

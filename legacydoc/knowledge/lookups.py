@@ -173,17 +173,18 @@ class Knowledge:
             return (major, minor, max(below, key=nvcc_key))
         return (major, minor, None)
 
-    def _before_every_listed_build(self, value: Any) -> bool:
-        """An nvcc build older than every release listed for its major.minor: a pre-release
-        (8.0 RC's nvcc came before 8.0 GA1's 8.0.44) whose minimum driver the table does not
-        give, so it is not read as the GA."""
+    def is_prerelease_build(self, value: Any) -> bool:
+        """An nvcc build ("8.0.26", "V8.0.26") older than every nvcc listed for its
+        major.minor: a pre-release (8.0 RC's nvcc came before 8.0 GA1's 8.0.44) whose
+        minimum driver the table does not give, so it is not read as the GA. False for a
+        plain major.minor, or when no nvcc of that release is listed."""
         match = _CUDA_TEXT.match(_text(value) or "") if not is_int(value) else None
         if match is None or match.group(3) is None:
             return False
         wanted = (int(match.group(1)), int(match.group(2)), int(match.group(3)))
-        listed = [driver_key(r.get("nvcc")) for r in self._releases()
-                  if r.get("cuda") == "%d.%d" % wanted[:2] and driver_key(r.get("nvcc"))]
-        return bool(listed) and all(key is not None and wanted < key for key in listed)
+        listed = [key for key in (driver_key(r.get("nvcc")) for r in self._releases()
+                                  if r.get("cuda") == "%d.%d" % wanted[:2]) if key]
+        return bool(listed) and all(wanted < key for key in listed)
 
     def _cuda_key(self, value: Any) -> Optional[tuple[int, int, int]]:
         resolved = self._resolve_cuda(value)
@@ -202,7 +203,7 @@ class Knowledge:
         major, minor, row = resolved
         if row is not None:
             return dict(row)
-        if self._before_every_listed_build(cuda):
+        if self.is_prerelease_build(cuda):
             return None
         same = [
             r for r in self._releases()

@@ -221,7 +221,7 @@ def read_uvm_module_loaded(path: str) -> Optional[bool]:
     """Whether nvidia_uvm is among the loaded kernel modules; None when the list cannot be
     read (no /proc, a sandbox that hides it)."""
     data = read_small(path, PROC_MODULES_LIMIT)
-    if data is None:
+    if not data:  # unreadable, or empty as some sandboxes show it: nothing known
         return None
     names = (line.split(" ", 1)[0] for line in data.decode("utf-8", errors="replace").splitlines())
     return "nvidia_uvm" in names
