@@ -218,6 +218,19 @@ def test_python2_only_syntax_plans_python_27(tmp_path: Path) -> None:
     assert_installable(plan)
 
 
+def test_an_unguarded_python2_import_plans_python_27_and_a_guarded_one_does_not(tmp_path: Path) -> None:
+    root = write_project(tmp_path / "a", {"train.py": "import theano\nimport cPickle\nx = cPickle.loads\n",
+                                          "io_util.py": "from StringIO import StringIO\n"})
+    scan = project_mod.scan(root)
+    assert sorted(scan.py2_only) == ["io_util.py:1", "train.py:2"]
+    plan = make_plan(load(HEALTHY), scan)
+    assert plan.python == "2.7" and "Python-2-only" in plan.reasons["python"]
+    both = write_project(tmp_path / "b", {"train.py": "import theano\ntry:\n    import cPickle as pickle\n"
+                                                      "except ImportError:\n    import pickle\n",
+                                          "setup_util.py": "import configparser\nimport queue\n"})
+    assert project_mod.scan(both).py2_only == []
+
+
 def test_pymc3_projects_get_theano_pymc_and_pymc3_3116(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"fit.py": "import pymc3 as pm\n", "requirements.txt": "pymc3\nnumpy\n"})
     plan = make_plan(load(HEALTHY), project_mod.scan(root))

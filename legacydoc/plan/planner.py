@@ -231,7 +231,7 @@ def _pick(wheels: Wheels, target: Mapping[str, Any], record: Mapping[str, Any], 
     py2 = bool(project and project.py2_only)
     candidates = ["2.7"] if py2 else list(target["python"])
     if py2 and project is not None:
-        reasons["python"] = tr("the project has Python-2-only syntax (%s)") % project.py2_only[0]
+        reasons["python"] = tr("the project has Python-2-only code (%s)") % project.py2_only[0]
     conda_now = get(record, "python.env_kind") == "conda"
     if now and (now in candidates or (not py2 and admits(target["python_ok"], now))):
         if _mingw_dlls_unreachable(os_family, now, conda_now):

@@ -1,6 +1,6 @@
 """What a legacy project's own files say it needs: the Theano back-end and frameworks it
-imports, the pins of requirements.txt / setup.py / environment.yml, Python-2-only syntax,
-pickles written by Python 2, and a project-local keras.json.
+imports, the pins of requirements.txt / setup.py / environment.yml, Python-2-only syntax
+and imports, pickles written by Python 2, and a project-local keras.json.
 
 Read-only and bounded: at most MAX_FILES files of at most MAX_BYTES each (of a pickle, its
 first HEAD_BYTES, never loaded); hidden folders, virtual environments and symlinks outside
@@ -32,6 +32,13 @@ DOWNSAMPLE = ("theano.tensor.signal.downsample",)
 FRAMEWORKS = {"lasagne": "Lasagne", "keras": "Keras", "pymc3": "pymc3", "blocks": "blocks",
               "pylearn2": "pylearn2", "nolearn": "nolearn", "theano": "Theano"}
 _IMPORT_RE = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+([\w.*, ()]+)|import\s+([\w., ]+))", re.M)
+# Python 2 standard-library modules Python 3 merged or renamed (PEP 3108): importing one
+# outside a try block makes the file Python 2 code even when Python 3 parses it.
+PY2_MODULES = frozenset({
+    "cPickle", "cStringIO", "StringIO", "urllib2", "urlparse", "Queue", "ConfigParser", "HTMLParser", "httplib",
+    "cookielib", "__builtin__", "copy_reg", "Tkinter", "tkMessageBox", "tkFileDialog", "commands", "SocketServer",
+    "BaseHTTPServer", "SimpleHTTPServer", "xmlrpclib", "UserDict", "htmlentitydefs", "dummy_thread",
+})
 # Python 2 statements no Python 3 parses (checked only when ast.parse fails).
 _PY2_RE = re.compile(r"^\s*(print\s+[^\s(=].*|exec\s+[\"'].*|except\s+[\w.]+\s*,\s*\w+\s*:.*|raise\s+\w+\s*,.*)$", re.M)
 
@@ -50,7 +57,7 @@ class ProjectScan:
     files_scanned: int = 0
     imports: dict[str, str] = field(default_factory=dict)  # dotted module -> first file:line
     pins: list[Pin] = field(default_factory=list)
-    py2_only: list[str] = field(default_factory=list)  # file:line of Python-2-only syntax
+    py2_only: list[str] = field(default_factory=list)  # file:line of Python-2-only syntax or imports
     keras_json: Optional[dict] = None
     keras_json_path: str = ""
     py2_pickles: list[str] = field(default_factory=list)  # pickles written by Python 2 (plan.pickles)
@@ -141,9 +148,34 @@ def _imports_regex(text: str) -> Iterator[tuple[str, int]]:
                     yield name, line
 
 
+def _py2_module_import(tree: ast.AST) -> Optional[int]:
+    """The line of the first import of a Python-2-only module that no try block guards
+    (``try: import cPickle as pickle / except ImportError: import pickle`` runs on both)."""
+    guarded: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try):
+            guarded.update(id(inner) for stmt in node.body for inner in ast.walk(stmt))
+    for node in ast.walk(tree):
+        if id(node) in guarded:
+            continue
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [node.module]
+        else:
+            continue
+        if any(name.split(".")[0] in PY2_MODULES for name in names):
+            return node.lineno
+    return None
+
+
 def _scan_python(text: str, scan: ProjectScan, rel: str) -> None:
     try:
-        found = list(_imports_ast(ast.parse(text)))
+        tree = ast.parse(text)
+        found = list(_imports_ast(tree))
+        line = _py2_module_import(tree)
+        if line is not None:
+            scan.py2_only.append("%s:%d" % (rel, line))
     except (SyntaxError, ValueError):
         found = list(_imports_regex(text))
         match = _PY2_RE.search(text)
