@@ -58,6 +58,9 @@ SCRIPT_CASES = {
     "theano105-py2_cpickle": ("python2-module-on-python3", "LD147"),
     "theano105-py2_xrange": ("python2-builtin-on-python3", "LD147"),
     "theano105-py2_iteritems": ("python2-builtin-on-python3", "LD147"),
+    "scipy130-misc-imread-removed": ("scipy-misc-image-function-missing", "LD148"),
+    "scipy130-misc-imresize-attribute": ("scipy-misc-image-function-missing", "LD148"),
+    "scipy123-misc-imread-without-pillow": ("scipy-misc-image-function-missing", "LD148"),
 }
 # Recordings of a script in real_logs/scripts/ -> (venv, script): re-run by the legacy test.
 RERUN_SCRIPTS = {

@@ -231,6 +231,25 @@ def test_an_unguarded_python2_import_plans_python_27_and_a_guarded_one_does_not(
     assert project_mod.scan(both).py2_only == []
 
 
+def test_scipy_misc_image_functions_plan_scipy_below_13_with_pillow(tmp_path: Path) -> None:
+    for files, where in (({"data.py": "import theano\nfrom scipy.misc import imread, imresize\n"}, "data.py:2"),
+                         ({"io.py": "import scipy.misc\n\nx = scipy.misc.imresize(a, (2, 2))\n"}, "io.py:3"),
+                         ({"io.py": "from scipy import misc\nmisc.imsave('a.png', a)\n"}, "io.py:2")):
+        root = write_project(tmp_path / where.replace(":", "_"), files)
+        scan = project_mod.scan(root)
+        assert scan.scipy_misc_images.startswith(where), scan.scipy_misc_images
+        # Python 3.11 has no scipy below 1.3: a new environment with one that has
+        plan = make_plan(with_python(load(HEALTHY), "3.11.7"), scan)
+        assert not plan.keep_env and plan.python in ("3.7", "3.6", "2.7"), plan.python
+        assert plan.packages["scipy"].lstrip("=").startswith(("1.2.", "1.1.", "1.0."))
+        assert plan.packages["Pillow"] == "" and '"Pillow"' in plan.install_line()
+        assert "scipy" in plan.reasons["new_env"] and "1.3" in plan.reasons["new_env"]
+        assert_installable(plan)
+    plain = project_mod.scan(write_project(tmp_path / "plain", {"m.py": "from scipy.misc import logsumexp\n"}))
+    assert plain.scipy_misc_images == ""
+    assert "Pillow" not in make_plan(load(HEALTHY), plain).packages
+
+
 def test_pymc3_projects_get_theano_pymc_and_pymc3_3116(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"fit.py": "import pymc3 as pm\n", "requirements.txt": "pymc3\nnumpy\n"})
     plan = make_plan(load(HEALTHY), project_mod.scan(root))

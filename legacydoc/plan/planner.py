@@ -160,6 +160,22 @@ def _numpy_range(target: Mapping[str, Any], project: Optional[ProjectScan], ldfl
     return spec
 
 
+# SciPy 1.3.0 removed scipy.misc.imread, imresize, imsave ... (deprecated since 1.0).
+SCIPY_WITH_MISC_IMAGES = "<1.3"
+
+
+def _project_scipy_spec(project: Optional[ProjectScan]) -> str:
+    """What the project needs of scipy: its own pin, and below 1.3 when its code uses
+    scipy.misc's image functions."""
+    if project is None:
+        return ""
+    pin = project.pin("scipy")
+    parts = [pin.spec] if pin and pin.spec else []
+    if project.scipy_misc_images:
+        parts.append(SCIPY_WITH_MISC_IMAGES)
+    return ",".join(parts)
+
+
 def _choose_versions(wheels: Wheels, target: Mapping[str, Any], python: str, os_family: str,
                      project: Optional[ProjectScan], gpu: bool, pymc: bool,
                      installed: Optional[Mapping[str, str]] = None) -> Optional[_Choice]:
@@ -179,7 +195,7 @@ def _choose_versions(wheels: Wheels, target: Mapping[str, Any], python: str, os_
         numpy = have if have and admits(spec, have) else wheels.newest("numpy", python, os_family, spec)
         if numpy is None:
             continue
-        scipy_spec = "<1.8.0,>=1.7.3" if pymc else ""
+        scipy_spec = ",".join(s for s in ("<1.8.0,>=1.7.3" if pymc else "", _project_scipy_spec(project)) if s)
         have = (installed or {}).get("scipy")
         needs = (wheels.row("scipy", have) or {}).get("numpy_requires", "") if have else ""
         scipy = have if have and admits(scipy_spec, have) and admits(needs, numpy) else \
@@ -254,8 +270,12 @@ def _pick(wheels: Wheels, target: Mapping[str, Any], record: Mapping[str, Any], 
                 continue
             why = tr("Python %s has wheels for every pin (wheel table of %s)") % (python, wheels.generated)
             if now and "new_env" not in reasons:
+                scipy_needs = _project_scipy_spec(project)
                 reasons["new_env"] = (tr("%s does not run on Python %s") % (_target_key(target), now)
                                       if not admits(target["python_ok"], now) else
+                                      tr("no scipy %s (what the project needs) has a wheel for Python %s on %s") % (
+                                          scipy_needs, now, os_family)
+                                      if scipy_needs and not wheels.newest("scipy", now, os_family, scipy_needs) else
                                       tr("no numpy that %s accepts has a wheel for Python %s on %s") % (
                                           _target_key(target), now, os_family))
             if now:
@@ -323,6 +343,12 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
         packages["pymc3"] = "==3.11.6"
         reasons["pymc3"] = tr("3.11.6 is the PyMC3 release built on Theano-PyMC 1.1.2")
     _frameworks(record, project, packages, reasons, notes)
+    if project is not None and project.scipy_misc_images:
+        # scipy.misc's image functions only exist where Pillow does (scipy below 1.3).
+        packages["Pillow"] = ""
+        reasons["Pillow"] = tr("the project uses %s, which SciPy 1.3 removed and which before that needed Pillow: "
+                               "scipy below 1.3, with Pillow") % project.scipy_misc_images
+        reasons["scipy"] += tr("; below 1.3 for %s") % project.scipy_misc_images
     # Moving a Python 2 project to Python 3 leaves its pickles readable only one way (LD146).
     if project is not None and project.py2_pickles and choice.python.startswith("3"):
         notes.append(tr("the project's %s was pickled by Python 2: Python %s reads it only with "

@@ -39,6 +39,10 @@ PY2_MODULES = frozenset({
     "cookielib", "__builtin__", "copy_reg", "Tkinter", "tkMessageBox", "tkFileDialog", "commands", "SocketServer",
     "BaseHTTPServer", "SimpleHTTPServer", "xmlrpclib", "UserDict", "htmlentitydefs", "dummy_thread",
 })
+# scipy.misc's image functions: deprecated in SciPy 1.0, removed in 1.3.0, and before that
+# only there when Pillow was installed.
+SCIPY_MISC_IMAGES = frozenset({"imread", "imresize", "imsave", "imrotate", "imfilter", "imshow", "toimage",
+                               "fromimage", "bytescale"})
 # Python 2 statements no Python 3 parses (checked only when ast.parse fails).
 _PY2_RE = re.compile(r"^\s*(print\s+[^\s(=].*|exec\s+[\"'].*|except\s+[\w.]+\s*,\s*\w+\s*:.*|raise\s+\w+\s*,.*)$", re.M)
 
@@ -61,6 +65,7 @@ class ProjectScan:
     keras_json: Optional[dict] = None
     keras_json_path: str = ""
     py2_pickles: list[str] = field(default_factory=list)  # pickles written by Python 2 (plan.pickles)
+    scipy_misc_images: str = ""  # file:line of the first use of scipy.misc.imread and kin
     unreadable: list[str] = field(default_factory=list)
     truncated: bool = False  # more than MAX_FILES files: the rest was not read
 
@@ -91,6 +96,7 @@ class ProjectScan:
             "frameworks": self.frameworks(), "python2_only": self.py2_only[:10],
             "pins": [{"name": p.name, "spec": p.spec, "url": p.url, "where": p.where} for p in self.pins],
             "keras_json": self.keras_json or {}, "python2_pickles": self.py2_pickles[:10],
+            "scipy_misc_images": self.scipy_misc_images,
             "unreadable": self.unreadable,
         }
 
@@ -169,6 +175,23 @@ def _py2_module_import(tree: ast.AST) -> Optional[int]:
     return None
 
 
+def _scipy_misc_image_use(tree: ast.AST) -> Optional[tuple[int, str]]:
+    """(line, name) of the first scipy.misc image function the code imports or calls:
+    ``from scipy.misc import imread``, ``scipy.misc.imresize(...)``, ``misc.imsave(...)``."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "scipy.misc":
+            hit = next((a.name for a in node.names if a.name in SCIPY_MISC_IMAGES), None)
+            if hit:
+                return node.lineno, hit
+        if isinstance(node, ast.Attribute) and node.attr in SCIPY_MISC_IMAGES:
+            owner = node.value
+            if (isinstance(owner, ast.Attribute) and owner.attr == "misc"
+                    and isinstance(owner.value, ast.Name) and owner.value.id == "scipy") or \
+                    (isinstance(owner, ast.Name) and owner.id == "misc"):
+                return node.lineno, node.attr
+    return None
+
+
 def _scan_python(text: str, scan: ProjectScan, rel: str) -> None:
     try:
         tree = ast.parse(text)
@@ -176,6 +199,9 @@ def _scan_python(text: str, scan: ProjectScan, rel: str) -> None:
         line = _py2_module_import(tree)
         if line is not None:
             scan.py2_only.append("%s:%d" % (rel, line))
+        images = _scipy_misc_image_use(tree) if not scan.scipy_misc_images else None
+        if images is not None:
+            scan.scipy_misc_images = "%s:%d (scipy.misc.%s)" % (rel, images[0], images[1])
     except (SyntaxError, ValueError):
         found = list(_imports_regex(text))
         match = _PY2_RE.search(text)
