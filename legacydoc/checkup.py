@@ -259,7 +259,7 @@ def run_check(record: Mapping[str, Any], rules: Sequence[Rule], source: str = "t
 
     facts = enrich(record)
     if project is not None:
-        facts["project"] = {"python2_pickles": project.py2_pickles[:10]}
+        facts["project"] = {"python2_pickles": list(project.py2_pickles)}
     plan, plan_error = None, ""
     try:
         # The plan first: the rules' fixes quote its pins, so no finding proposes another.

@@ -195,3 +195,34 @@ def test_uvm_module_failures_and_their_look_alikes(line: str) -> None:
     assert ("cuda-uvm-module-load-failed" in ids) == UVM_LINES[line], ids
     # The main module's "No such device" entry (LD203) must not claim the uvm module's.
     assert "nvidia-module-cannot-insert" not in ids
+
+
+# A second review of the revival messages: what each must and must not claim.
+REVIVAL_LINES = {
+    "----> 4 exmpl = pickle.load(pickle_in)\n      5 \n      6 print(exmpl)\n\n"
+    "UnicodeDecodeError: 'ascii' codec can't decode byte 0xe1 in position 2: ordinal not in range(128)\n":
+        "python2-pickle-in-python3",
+    "    data = cPickle.load(f)\nUnicodeDecodeError: 'ascii' codec can't decode byte 0x90 in position 614: "
+    "ordinal not in range(128)": "python2-pickle-in-python3",
+    # a decode error of the code's own, below the load
+    "    data = pickle.load(f)\n  File \"x.py\", line 9, in g\n    label.decode('ascii')\n"
+    "UnicodeDecodeError: 'ascii' codec can't decode byte 0x90 in position 1: ordinal not in range(128)": "",
+    # another traceback further down the log
+    "    data = pickle.load(f)\nloaded\nTraceback (most recent call last):\n  File \"y.py\", line 2, in <module>\n"
+    "UnicodeDecodeError: 'ascii' codec can't decode byte 0x90 in position 1: ordinal not in range(128)": "",
+    "NameError: name 'xrange' is not defined": "python2-builtin-on-python3",
+    "NameError: name 'cmp' is not defined": "",  # an ordinary variable name too
+    "ModuleNotFoundError: No module named 'commands'": "",  # often a project's own package
+    # the source line Theano's traceback shows is not the error
+    "    raise ContextNotDefined(\"context name %s not defined\" % (name,))": "",
+    "theano.gpuarray.type.ContextNotDefined: context name None not defined": "theano-gpuarray-context-not-defined",
+    "/usr/lib/python3/dist-packages/theano/gpuarray/type.py in GpuArray_unpickler(npa, ctx_name)":
+        "theano-gpu-unpickler-frame",  # IPython's frame line
+}
+
+
+@pytest.mark.parametrize("text", sorted(REVIVAL_LINES))
+def test_revival_messages_and_their_look_alikes(text: str) -> None:
+    ids = [m.id for m in logscan.scan(text, catalogue())]
+    wanted = REVIVAL_LINES[text]
+    assert (ids == [wanted]) if wanted else not any(i.startswith(("python2-", "theano-gpu")) for i in ids), ids

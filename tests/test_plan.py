@@ -222,13 +222,23 @@ def test_an_unguarded_python2_import_plans_python_27_and_a_guarded_one_does_not(
     root = write_project(tmp_path / "a", {"train.py": "import theano\nimport cPickle\nx = cPickle.loads\n",
                                           "io_util.py": "from StringIO import StringIO\n"})
     scan = project_mod.scan(root)
-    assert sorted(scan.py2_only) == ["io_util.py:1", "train.py:2"]
+    assert sorted(scan.py2_only) == ["io_util.py:1 (import StringIO)", "train.py:2 (import cPickle)"]
     plan = make_plan(load(HEALTHY), scan)
     assert plan.python == "2.7" and "Python-2-only" in plan.reasons["python"]
     both = write_project(tmp_path / "b", {"train.py": "import theano\ntry:\n    import cPickle as pickle\n"
                                                       "except ImportError:\n    import pickle\n",
-                                          "setup_util.py": "import configparser\nimport queue\n"})
+                                          "setup_util.py": "import configparser\nimport queue\n",
+                                          # Python 3 first, Python 2 in the handler
+                                          "net.py": "try:\n    from urllib.request import urlopen\n"
+                                                    "except ImportError:\n    from urllib2 import urlopen\n",
+                                          "compat.py": "import sys\nif sys.version_info[0] == 2:\n"
+                                                       "    import cPickle as pickle\n",
+                                          "third_party/old.py": "import cPickle\n",  # vendored
+                                          "worker.py": "import Queue\n", "Queue.py": "x = 1\n"})  # its own
     assert project_mod.scan(both).py2_only == []
+    # A try that catches something else guards nothing.
+    script = write_project(tmp_path / "c", {"run.py": "try:\n    import cPickle\nexcept KeyboardInterrupt:\n    pass\n"})
+    assert project_mod.scan(script).py2_only == ["run.py:2 (import cPickle)"]
 
 
 def test_scipy_misc_image_functions_plan_scipy_below_13_with_pillow(tmp_path: Path) -> None:

@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import Iterator, Optional
 
 from legacydoc.i18n import N_
-from legacydoc.plan.pickles import HEAD_BYTES, is_candidate, written_by_python2
+from legacydoc.plan.pickles import HEAD_BYTES, is_candidate, needs_latin1
 from legacydoc.safe_io import Refused, read_regular, read_small
 
 MAX_FILES = 5000
 MAX_BYTES = 2_000_000
-MAX_PICKLES = 20  # Python 2 pickles named; the first says enough
+MAX_PICKLES_READ = 50  # pickle-like files examined, each at most HEAD_BYTES: the scan stays bounded
+LISTED = 10  # how many files of each kind a finding names
 SKIP_DIRS = {"node_modules", "site-packages", "__pycache__", "build", "dist", "venv", "env"}
 # Modules whose import decides the plan (matched on the dotted name's start).
 OLD_BACKEND = ("theano.sandbox.cuda",)
@@ -36,13 +37,19 @@ _IMPORT_RE = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+([\w.*, ()]+)|import
 # outside a try block makes the file Python 2 code even when Python 3 parses it.
 PY2_MODULES = frozenset({
     "cPickle", "cStringIO", "StringIO", "urllib2", "urlparse", "Queue", "ConfigParser", "HTMLParser", "httplib",
-    "cookielib", "__builtin__", "copy_reg", "Tkinter", "tkMessageBox", "tkFileDialog", "commands", "SocketServer",
+    "cookielib", "__builtin__", "copy_reg", "Tkinter", "tkMessageBox", "tkFileDialog", "SocketServer",
     "BaseHTTPServer", "SimpleHTTPServer", "xmlrpclib", "UserDict", "htmlentitydefs", "dummy_thread",
 })
 # scipy.misc's image functions: deprecated in SciPy 1.0, removed in 1.3.0, and before that
 # only there when Pillow was installed.
 SCIPY_MISC_IMAGES = frozenset({"imread", "imresize", "imsave", "imrotate", "imfilter", "imshow", "toimage",
                                "fromimage", "bytescale"})
+# Exceptions a try block catches when an import in it may fail on purpose.
+IMPORT_FAILURES = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+# Names an if block tests when it picks code per Python version.
+VERSION_TESTS = frozenset({"version_info", "PY2", "PY3", "PY34", "hexversion", "python_version"})
+# Folders of vendored code: its Python 2 imports are not the project's.
+VENDORED_DIRS = frozenset({"third_party", "thirdparty", "vendor", "vendored", "_vendor", "external", "externals"})
 # Python 2 statements no Python 3 parses (checked only when ast.parse fails).
 _PY2_RE = re.compile(r"^\s*(print\s+[^\s(=].*|exec\s+[\"'].*|except\s+[\w.]+\s*,\s*\w+\s*:.*|raise\s+\w+\s*,.*)$", re.M)
 
@@ -64,8 +71,10 @@ class ProjectScan:
     py2_only: list[str] = field(default_factory=list)  # file:line of Python-2-only syntax or imports
     keras_json: Optional[dict] = None
     keras_json_path: str = ""
-    py2_pickles: list[str] = field(default_factory=list)  # pickles written by Python 2 (plan.pickles)
+    py2_pickles: list[str] = field(default_factory=list)  # Python 2 pickles Python 3 cannot read as they are
     scipy_misc_images: str = ""  # file:line of the first use of scipy.misc.imread and kin
+    py2_imports: list[tuple[str, int, str]] = field(default_factory=list)  # (file, line, module), unfiltered
+    modules: set[str] = field(default_factory=set)  # the project's own top-level module names
     unreadable: list[str] = field(default_factory=list)
     truncated: bool = False  # more than MAX_FILES files: the rest was not read
 
@@ -93,9 +102,9 @@ class ProjectScan:
         return {
             "root": self.root, "files_scanned": self.files_scanned, "truncated": self.truncated,
             "old_backend": self.uses(OLD_BACKEND) or "", "downsample": self.uses(DOWNSAMPLE) or "",
-            "frameworks": self.frameworks(), "python2_only": self.py2_only[:10],
+            "frameworks": self.frameworks(), "python2_only": self.py2_only[:LISTED],
             "pins": [{"name": p.name, "spec": p.spec, "url": p.url, "where": p.where} for p in self.pins],
-            "keras_json": self.keras_json or {}, "python2_pickles": self.py2_pickles[:10],
+            "keras_json": self.keras_json or {}, "python2_pickles": self.py2_pickles,
             "scipy_misc_images": self.scipy_misc_images,
             "unreadable": self.unreadable,
         }
@@ -154,13 +163,27 @@ def _imports_regex(text: str) -> Iterator[tuple[str, int]]:
                     yield name, line
 
 
-def _py2_module_import(tree: ast.AST) -> Optional[int]:
-    """The line of the first import of a Python-2-only module that no try block guards
+def _guards_imports(node: ast.AST) -> bool:
+    """A block whose imports may fail on purpose: a try that catches ImportError (or
+    anything), or an if that tests the Python version (sys.version_info, six.PY2)."""
+    if isinstance(node, ast.Try):
+        caught = [h.type for h in node.handlers]
+        names = {n.attr if isinstance(n, ast.Attribute) else getattr(n, "id", "")
+                 for t in caught if t is not None for n in ast.walk(t)}
+        return None in caught or bool(names & IMPORT_FAILURES)
+    if isinstance(node, ast.If):
+        return any(isinstance(n, (ast.Name, ast.Attribute)) and
+                   (getattr(n, "id", "") or getattr(n, "attr", "")) in VERSION_TESTS for n in ast.walk(node.test))
+    return False
+
+
+def _py2_module_imports(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    """(line, module) of each import of a Python-2-only module outside a guarding block
     (``try: import cPickle as pickle / except ImportError: import pickle`` runs on both)."""
     guarded: set[int] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Try):
-            guarded.update(id(inner) for stmt in node.body for inner in ast.walk(stmt))
+        if _guards_imports(node):
+            guarded.update(id(inner) for inner in ast.walk(node) if inner is not node)
     for node in ast.walk(tree):
         if id(node) in guarded:
             continue
@@ -170,9 +193,9 @@ def _py2_module_import(tree: ast.AST) -> Optional[int]:
             names = [node.module]
         else:
             continue
-        if any(name.split(".")[0] in PY2_MODULES for name in names):
-            return node.lineno
-    return None
+        for name in names:
+            if name.split(".")[0] in PY2_MODULES:
+                yield node.lineno, name.split(".")[0]
 
 
 def _scipy_misc_image_use(tree: ast.AST) -> Optional[tuple[int, str]]:
@@ -196,9 +219,8 @@ def _scan_python(text: str, scan: ProjectScan, rel: str) -> None:
     try:
         tree = ast.parse(text)
         found = list(_imports_ast(tree))
-        line = _py2_module_import(tree)
-        if line is not None:
-            scan.py2_only.append("%s:%d" % (rel, line))
+        if not set(Path(rel).parts[:-1]) & VENDORED_DIRS:  # someone else's code, not the project's
+            scan.py2_imports.extend((rel, line, module) for line, module in _py2_module_imports(tree))
         images = _scipy_misc_image_use(tree) if not scan.scipy_misc_images else None
         if images is not None:
             scan.scipy_misc_images = "%s:%d (scipy.misc.%s)" % (rel, images[0], images[1])
@@ -274,6 +296,7 @@ def _scan_environment(text: str, scan: ProjectScan, rel: str) -> None:
 def scan(root: Path) -> ProjectScan:
     out = ProjectScan(root=str(root))
     count = 0
+    pickles_read = 0
     for path in _walk(root):
         count += 1
         if count > MAX_FILES:
@@ -281,6 +304,10 @@ def scan(root: Path) -> ProjectScan:
             break
         rel = str(path.relative_to(root))
         name = path.name.lower()
+        # Any folder or .py file can be imported by its name from the project: a module of
+        # its own called Queue or StringIO is not Python 2's.
+        out.modules.update(Path(rel).parts[:-1])
+        out.modules.add(path.name[:-3] if name.endswith(".py") else path.name)
         if name.endswith(".py"):
             text = _read(path, out)
             if text is not None:
@@ -295,9 +322,12 @@ def scan(root: Path) -> ProjectScan:
             text = _read(path, out)
             if text is not None:
                 _scan_environment(text, out, rel)
-        elif is_candidate(name) and len(out.py2_pickles) < MAX_PICKLES:
+        elif is_candidate(name) and pickles_read < MAX_PICKLES_READ and len(out.py2_pickles) < LISTED:
+            pickles_read += 1
             head = read_small(str(path), HEAD_BYTES)
-            if head is not None and written_by_python2(name, head):
+            if head is None:
+                out.unreadable.append("%s: cannot read the pickle" % rel)
+            elif needs_latin1(name, head):
                 out.py2_pickles.append(rel)
         elif name == "keras.json" and out.keras_json is None:
             text = _read(path, out)
@@ -309,4 +339,6 @@ def scan(root: Path) -> ProjectScan:
             if isinstance(value, dict):
                 out.keras_json, out.keras_json_path = value, rel
     out.files_scanned = min(count, MAX_FILES)
+    out.py2_only += ["%s:%d (import %s)" % (rel, line, module) for rel, line, module in out.py2_imports
+                     if module not in out.modules]
     return out
