@@ -61,6 +61,7 @@ SCRIPT_CASES = {
     "scipy130-misc-imread-removed": ("scipy-misc-image-function-missing", "LD148"),
     "scipy130-misc-imresize-attribute": ("scipy-misc-image-function-missing", "LD148"),
     "scipy123-misc-imread-without-pillow": ("scipy-misc-image-function-missing", "LD148"),
+    "keras231-h5py311-load-model": ("keras-hdf5-attribute-decode", "LD149"),
 }
 # Recordings of a script in real_logs/scripts/ -> (venv, script): re-run by the legacy test.
 RERUN_SCRIPTS = {

@@ -260,6 +260,21 @@ def test_scipy_misc_image_functions_plan_scipy_below_13_with_pillow(tmp_path: Pa
     assert "Pillow" not in make_plan(load(HEALTHY), plain).packages
 
 
+def test_keras_projects_get_an_h5py_below_3_and_a_python_with_its_wheel(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"app.py": "import keras\nfrom keras.models import load_model\n"})
+    scan = project_mod.scan(root)
+    plan = make_plan(load(HEALTHY), scan)
+    assert plan.packages["h5py"].startswith("==2."), plan.packages
+    wheels = Wheels.load()
+    assert wheels.has_wheel("h5py", plan.packages["h5py"].lstrip("="), plan.python, plan.os)
+    # Python 3.11 has no h5py 2 wheel: a new environment, and the reason says so
+    moved = make_plan(with_python(load(HEALTHY), "3.11.7"), scan)
+    assert not moved.keep_env and moved.python in ("3.8", "3.7", "3.6", "2.7")
+    assert "h5py" in moved.reasons["new_env"]
+    # Without Keras nothing of h5py is planned
+    assert "h5py" not in make_plan(load(HEALTHY), project_mod.scan(write_project(tmp_path / "b", {"m.py": "import theano\n"}))).packages
+
+
 def test_pymc3_projects_get_theano_pymc_and_pymc3_3116(tmp_path: Path) -> None:
     root = write_project(tmp_path, {"fit.py": "import pymc3 as pm\n", "requirements.txt": "pymc3\nnumpy\n"})
     plan = make_plan(load(HEALTHY), project_mod.scan(root))

@@ -116,6 +116,7 @@ class _Choice:
     numpy: str
     scipy: str
     needs_ldflags: bool
+    h5py: str = ""  # the h5py 2 release a Keras project gets ('' when it needs none)
 
 
 def _version_of(record: Mapping[str, Any], name: str) -> Optional[str]:
@@ -176,11 +177,19 @@ def _project_scipy_spec(project: Optional[ProjectScan]) -> str:
     return ",".join(parts)
 
 
+# Keras before 2.4 decodes its HDF5 attributes as bytes; h5py 3.0 reads them as str, and
+# load_model / load_weights fail ("'str' object has no attribute 'decode'").
+H5PY_FOR_KERAS = "<3"
+
+
 def _choose_versions(wheels: Wheels, target: Mapping[str, Any], python: str, os_family: str,
                      project: Optional[ProjectScan], gpu: bool, pymc: bool,
-                     installed: Optional[Mapping[str, str]] = None) -> Optional[_Choice]:
+                     installed: Optional[Mapping[str, str]] = None, keras: bool = False) -> Optional[_Choice]:
     if not admits(target["python_ok"], python):
         return None
+    h5py = wheels.newest("h5py", python, os_family, H5PY_FOR_KERAS) if keras else ""
+    if h5py is None:
+        return None  # no h5py 2 wheel for this Python: Keras could not load its files
     conda = wheels.conda_build("pygpu", python, os_family) if gpu else None
     if gpu and conda is None:
         return None
@@ -202,7 +211,7 @@ def _choose_versions(wheels: Wheels, target: Mapping[str, Any], python: str, os_
             wheels.newest("scipy", python, os_family, scipy_spec, numpy=numpy)
         if scipy is None:
             continue
-        return _Choice(python, numpy, scipy, ldflags)
+        return _Choice(python, numpy, scipy, ldflags, h5py or "")
     return None
 
 
@@ -255,7 +264,8 @@ def _pick(wheels: Wheels, target: Mapping[str, Any], record: Mapping[str, Any], 
         else:
             # The environment in use already has pygpu if the GPU works: no conda build needed.
             installed = {n: v for n in ("numpy", "scipy") if (v := _version_of(record, n))}
-            choice = _choose_versions(wheels, target, now, os_family, project, False, pymc, installed)
+            choice = _choose_versions(wheels, target, now, os_family, project, False, pymc, installed,
+                                      keras=_uses_keras(record, project))
             if choice is not None:
                 reasons.setdefault("python",
                                    tr("Python %s (this environment) can carry the plan: the smallest change") % now)
@@ -265,19 +275,14 @@ def _pick(wheels: Wheels, target: Mapping[str, Any], record: Mapping[str, Any], 
             # a new environment is conda with pygpu (or when this one is conda), else a venv
             if _mingw_dlls_unreachable(os_family, python, with_pygpu or conda_now):
                 continue
-            choice = _choose_versions(wheels, target, python, os_family, project, with_pygpu, pymc)
+            choice = _choose_versions(wheels, target, python, os_family, project, with_pygpu, pymc,
+                                      keras=_uses_keras(record, project))
             if choice is None:
                 continue
             why = tr("Python %s has wheels for every pin (wheel table of %s)") % (python, wheels.generated)
             if now and "new_env" not in reasons:
-                scipy_needs = _project_scipy_spec(project)
-                reasons["new_env"] = (tr("%s does not run on Python %s") % (_target_key(target), now)
-                                      if not admits(target["python_ok"], now) else
-                                      tr("no scipy %s (what the project needs) has a wheel for Python %s on %s") % (
-                                          scipy_needs, now, os_family)
-                                      if scipy_needs and not wheels.newest("scipy", now, os_family, scipy_needs) else
-                                      tr("no numpy that %s accepts has a wheel for Python %s on %s") % (
-                                          _target_key(target), now, os_family))
+                reasons["new_env"] = _why_not_here(wheels, target, now, os_family, project,
+                                                   _uses_keras(record, project))
             if now:
                 why += tr("; this environment's: %s") % reasons["new_env"]
             if os_family == "windows" and not (with_pygpu or conda_now) and python != candidates[0]:
@@ -343,6 +348,11 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
         packages["pymc3"] = "==3.11.6"
         reasons["pymc3"] = tr("3.11.6 is the PyMC3 release built on Theano-PyMC 1.1.2")
     _frameworks(record, project, packages, reasons, notes)
+    if choice.h5py:
+        packages["h5py"] = "==" + choice.h5py
+        reasons["h5py"] = tr("Keras before 2.4 reads its HDF5 files' attributes as bytes, and h5py 3 returns str: "
+                             "load_model fails (LD149); %s is the newest h5py 2 with a wheel for Python %s") % (
+                                 choice.h5py, choice.python)
     if project is not None and project.scipy_misc_images:
         # scipy.misc's image functions only exist where Pillow does (scipy below 1.3).
         packages["Pillow"] = ""
@@ -445,6 +455,25 @@ def _pygpu_missing_for_a_working_gpu(record: Mapping[str, Any]) -> bool:
 def _installed(record: Mapping[str, Any], name: str, pin: str) -> bool:
     have = _version_of(record, name.lower())
     return bool(have) and pin.startswith("==") and have == pin[2:]
+
+
+def _why_not_here(wheels: Wheels, target: Mapping[str, Any], now: str, os_family: str,
+                  project: Optional[ProjectScan], keras: bool) -> str:
+    """Why the environment in use cannot carry the plan, in the order the choice checks."""
+    if not admits(target["python_ok"], now):
+        return tr("%s does not run on Python %s") % (_target_key(target), now)
+    scipy_needs = _project_scipy_spec(project)
+    if scipy_needs and not wheels.newest("scipy", now, os_family, scipy_needs):
+        return tr("no scipy %s (what the project needs) has a wheel for Python %s on %s") % (
+            scipy_needs, now, os_family)
+    if keras and not wheels.newest("h5py", now, os_family, H5PY_FOR_KERAS):
+        return tr("no h5py %s (what Keras needs to load its files) has a wheel for Python %s on %s") % (
+            H5PY_FOR_KERAS, now, os_family)
+    return tr("no numpy that %s accepts has a wheel for Python %s on %s") % (_target_key(target), now, os_family)
+
+
+def _uses_keras(record: Mapping[str, Any], project: Optional[ProjectScan]) -> bool:
+    return bool((project and "Keras" in project.frameworks()) or _version_of(record, "keras"))
 
 
 def _frameworks(record: Mapping[str, Any], project: Optional[ProjectScan], packages: dict[str, str],
