@@ -74,6 +74,7 @@ def test_only_the_head_is_needed_and_odd_files_are_not_pickles() -> None:
             pickles.needs_latin1(name, junk)  # never raises
     assert not pickles.needs_latin1("notes.pkl", b"just some text\n")
     assert not pickles.needs_latin1("notes.pkl", b"S'text' but then junk\xff\xff")
+    assert not pickles.needs_latin1("notes.pkl", b"(T\x10\x00\x00\x00\xff\xfe")  # text that starts like a pickle
     assert not pickles.is_candidate("model.p")  # .p is also Pascal's and gnuplot's
     assert not pickles.needs_latin1("x.pkl.gz", b"not gzip at all")
     assert not pickles.needs_latin1("x.npy", b"\x93NUMPY\x01")

@@ -239,25 +239,58 @@ def test_an_unguarded_python2_import_plans_python_27_and_a_guarded_one_does_not(
     # A try that catches something else guards nothing.
     script = write_project(tmp_path / "c", {"run.py": "try:\n    import cPickle\nexcept KeyboardInterrupt:\n    pass\n"})
     assert project_mod.scan(script).py2_only == ["run.py:2 (import cPickle)"]
+    # A data folder or a module elsewhere by that name is not the project's own module.
+    elsewhere = write_project(tmp_path / "d", {"train.py": "import Queue\n", "data/Queue/readme.txt": "x\n",
+                                               "tests/sub/Queue.py": "x = 1\n"})
+    assert project_mod.scan(elsewhere).py2_only == ["train.py:1 (import Queue)"]
+    versions = write_project(tmp_path / "e", {"a.py": "import sys\nif sys.version > '3':\n    import pickle\n"
+                                                     "else:\n    import cPickle as pickle\n",
+                                              "b.py": "IS_PY2 = 1\nif IS_PY2:\n    import urllib2\n",
+                                              "third_party/lib.py": "print 'vendored'\n"})
+    assert project_mod.scan(versions).py2_only == []
 
 
 def test_scipy_misc_image_functions_plan_scipy_below_13_with_pillow(tmp_path: Path) -> None:
-    for files, where in (({"data.py": "import theano\nfrom scipy.misc import imread, imresize\n"}, "data.py:2"),
-                         ({"io.py": "import scipy.misc\n\nx = scipy.misc.imresize(a, (2, 2))\n"}, "io.py:3"),
-                         ({"io.py": "from scipy import misc\nmisc.imsave('a.png', a)\n"}, "io.py:2")):
-        root = write_project(tmp_path / where.replace(":", "_"), files)
+    for files, found in (
+            ({"data.py": "import theano\nfrom scipy.misc import imread, imresize\n"}, "scipy.misc.imread (data.py:2)"),
+            ({"io.py": "import scipy.misc\n\nx = scipy.misc.imresize(a, (2, 2))\n"}, "scipy.misc.imresize (io.py:3)"),
+            ({"io.py": "from scipy import misc\nmisc.imsave('a.png', a)\n"}, "scipy.misc.imsave (io.py:2)"),
+            ({"io.py": "import scipy.misc as sm\nsm.imread('a.png')\n"}, "scipy.misc.imread (io.py:2)"),
+            ({"io.py": "from scipy.misc import *\nx = imresize(a, 2)\n"}, "scipy.misc.imresize (io.py:2)"),
+            # Python 2 code, which Python 3 cannot parse
+            ({"old.py": "from scipy.misc import imread\nprint 'loaded'\n"}, "scipy.misc.imread (old.py:1)")):
+        root = write_project(tmp_path / str(abs(hash(found))), files)
         scan = project_mod.scan(root)
-        assert scan.scipy_misc_images.startswith(where), scan.scipy_misc_images
+        assert scan.scipy_misc_images == found
         # Python 3.11 has no scipy below 1.3: a new environment with one that has
         plan = make_plan(with_python(load(HEALTHY), "3.11.7"), scan)
         assert not plan.keep_env and plan.python in ("3.7", "3.6", "2.7"), plan.python
         assert plan.packages["scipy"].lstrip("=").startswith(("1.2.", "1.1.", "1.0."))
         assert plan.packages["Pillow"] == "" and '"Pillow"' in plan.install_line()
-        assert "scipy" in plan.reasons["new_env"] and "1.3" in plan.reasons["new_env"]
+        if "old.py" in found:  # Python 2 code: 2.7, for that reason first
+            assert plan.python == "2.7" and "Python-2-only" in plan.reasons["new_env"]
+        else:
+            assert "scipy" in plan.reasons["new_env"] and "1.3" in plan.reasons["new_env"]
         assert_installable(plan)
-    plain = project_mod.scan(write_project(tmp_path / "plain", {"m.py": "from scipy.misc import logsumexp\n"}))
+    plain = project_mod.scan(write_project(tmp_path / "plain", {
+        "m.py": "from scipy.misc import logsumexp\n",
+        # a module of the project's own called misc
+        "n.py": "from utils import misc\nmisc.imread('a.png')\n", "utils/misc.py": "def imread(p): pass\n"}))
     assert plain.scipy_misc_images == ""
     assert "Pillow" not in make_plan(load(HEALTHY), plain).packages
+
+
+def test_wishes_no_python_can_carry_are_dropped_and_said(tmp_path: Path) -> None:
+    # scipy.misc images with a project pin of scipy>=1.3; Keras with a pin only Python 3.9+ has
+    for files, said in (
+            ({"data.py": "from scipy.misc import imread\n", "requirements.txt": "scipy>=1.3\n"}, "SciPy 1.3 removed"),
+            ({"app.py": "import keras\n", "requirements.txt": "scipy>=1.11\n"}, "h5py 2 wheel")):
+        scan = project_mod.scan(write_project(tmp_path / said.split()[0], files))
+        plan = make_plan(load(HEALTHY), scan)
+        assert any(said in line for line in plan.cannot), plan.cannot
+        assert "Pillow" not in plan.packages and "h5py" not in plan.packages
+    pinned = make_plan(load(HEALTHY), project_mod.scan(write_project(tmp_path / "p", {"requirements.txt": "scipy==1.2.3\n"})))
+    assert "the project pins scipy==1.2.3 (requirements.txt:1)" in pinned.reasons["scipy"]
 
 
 def test_keras_projects_get_an_h5py_below_3_and_a_python_with_its_wheel(tmp_path: Path) -> None:

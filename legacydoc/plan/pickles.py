@@ -58,7 +58,9 @@ def _python2_strings_beyond_ascii(data: bytes) -> bool:
             # very bytes Python 3 would.
             return data[start:start + 1] == b"S"
         except ValueError:  # not a pickle, or cut off at HEAD_BYTES (a weight matrix is larger)
-            return start > 0 and _cut_string_beyond_ascii(data, start)
+            # Only a binary pickle (protocol 2: PROTO first) counts: a text file that merely
+            # starts like protocol 0 must not pass on one stray byte.
+            return data[:1] == b"\x80" and start > 0 and _cut_string_beyond_ascii(data, start)
     return False
 
 

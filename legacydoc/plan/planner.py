@@ -47,6 +47,13 @@ TARGETS: dict[str, dict[str, Any]] = {
 INSTALL_TITLE = N_("Install the pinned packages")
 LASAGNE_AT_COMMIT = "https://github.com/Lasagne/Lasagne/archive/5d3c63cb315c50b1cbd27a6bc8664b406f34dd99.zip"
 SHELL_KINDS = ("bash", "cmd", "powershell")
+# pymc3 3.11.6 requires scipy<1.8.0,>=1.7.3.
+PYMC_SCIPY = "<1.8.0,>=1.7.3"
+# SciPy 1.3.0 removed scipy.misc.imread, imresize, imsave ... (deprecated since 1.0).
+SCIPY_WITH_MISC_IMAGES = "<1.3"
+# Keras before 2.4 decodes its HDF5 attributes as bytes; h5py 3.0 reads them as str, and
+# load_model / load_weights fail ("'str' object has no attribute 'decode'").
+H5PY_FOR_KERAS = "<3"
 
 
 @dataclass
@@ -161,35 +168,36 @@ def _numpy_range(target: Mapping[str, Any], project: Optional[ProjectScan], ldfl
     return spec
 
 
-# SciPy 1.3.0 removed scipy.misc.imread, imresize, imsave ... (deprecated since 1.0).
-SCIPY_WITH_MISC_IMAGES = "<1.3"
+@dataclass(frozen=True)
+class _Needs:
+    """What the project's code asks of the pins beyond the Theano release: scipy below 1.3
+    for scipy.misc's image functions, an h5py 2 for Keras. Wishes: when no Python can carry
+    them with the rest, the plan drops them and says what will not work."""
+
+    misc_images: bool = False
+    h5py: bool = False
+
+    def relaxed(self) -> "_Needs":
+        return _Needs()
 
 
-def _project_scipy_spec(project: Optional[ProjectScan]) -> str:
-    """What the project needs of scipy: its own pin, and below 1.3 when its code uses
-    scipy.misc's image functions."""
-    if project is None:
-        return ""
-    pin = project.pin("scipy")
-    parts = [pin.spec] if pin and pin.spec else []
-    if project.scipy_misc_images:
-        parts.append(SCIPY_WITH_MISC_IMAGES)
-    return ",".join(parts)
-
-
-# Keras before 2.4 decodes its HDF5 attributes as bytes; h5py 3.0 reads them as str, and
-# load_model / load_weights fail ("'str' object has no attribute 'decode'").
-H5PY_FOR_KERAS = "<3"
+def _scipy_spec(project: Optional[ProjectScan], needs: _Needs, pymc: bool) -> str:
+    """The scipy range: PyMC3's, the project's own pin, and below 1.3 for scipy.misc images."""
+    pin = project.pin("scipy") if project else None
+    parts = [PYMC_SCIPY if pymc else "", pin.spec if pin else "", SCIPY_WITH_MISC_IMAGES if needs.misc_images else ""]
+    return ",".join(p for p in parts if p)
 
 
 def _choose_versions(wheels: Wheels, target: Mapping[str, Any], python: str, os_family: str,
                      project: Optional[ProjectScan], gpu: bool, pymc: bool,
-                     installed: Optional[Mapping[str, str]] = None, keras: bool = False) -> Optional[_Choice]:
+                     installed: Optional[Mapping[str, str]] = None, needs: _Needs = _Needs()) -> Optional[_Choice]:
     if not admits(target["python_ok"], python):
         return None
-    h5py = wheels.newest("h5py", python, os_family, H5PY_FOR_KERAS) if keras else ""
-    if h5py is None:
-        return None  # no h5py 2 wheel for this Python: Keras could not load its files
+    h5py = ""
+    if needs.h5py:
+        h5py = wheels.newest("h5py", python, os_family, H5PY_FOR_KERAS) or ""
+        if not h5py:
+            return None  # no h5py 2 wheel for this Python: Keras could not load its files
     conda = wheels.conda_build("pygpu", python, os_family) if gpu else None
     if gpu and conda is None:
         return None
@@ -204,14 +212,14 @@ def _choose_versions(wheels: Wheels, target: Mapping[str, Any], python: str, os_
         numpy = have if have and admits(spec, have) else wheels.newest("numpy", python, os_family, spec)
         if numpy is None:
             continue
-        scipy_spec = ",".join(s for s in ("<1.8.0,>=1.7.3" if pymc else "", _project_scipy_spec(project)) if s)
+        scipy_spec = _scipy_spec(project, needs, pymc)
         have = (installed or {}).get("scipy")
-        needs = (wheels.row("scipy", have) or {}).get("numpy_requires", "") if have else ""
-        scipy = have if have and admits(scipy_spec, have) and admits(needs, numpy) else \
+        its_numpy = (wheels.row("scipy", have) or {}).get("numpy_requires", "") if have else ""
+        scipy = have if have and admits(scipy_spec, have) and admits(its_numpy, numpy) else \
             wheels.newest("scipy", python, os_family, scipy_spec, numpy=numpy)
         if scipy is None:
             continue
-        return _Choice(python, numpy, scipy, ldflags, h5py or "")
+        return _Choice(python, numpy, scipy, ldflags, h5py)
     return None
 
 
@@ -250,7 +258,7 @@ class PlanError(Exception):
 
 def _pick(wheels: Wheels, target: Mapping[str, Any], record: Mapping[str, Any], os_family: str,
           project: Optional[ProjectScan], gpu_now: bool, pymc: bool,
-          reasons: dict[str, str], cannot: list[str]) -> tuple[_Choice, bool, bool]:
+          reasons: dict[str, str], cannot: list[str], needs: _Needs) -> tuple[_Choice, bool, bool]:
     """(versions, keep the environment, the new environment gets pygpu)."""
     now = _python_now(record)
     py2 = bool(project and project.py2_only)
@@ -264,8 +272,7 @@ def _pick(wheels: Wheels, target: Mapping[str, Any], record: Mapping[str, Any], 
         else:
             # The environment in use already has pygpu if the GPU works: no conda build needed.
             installed = {n: v for n in ("numpy", "scipy") if (v := _version_of(record, n))}
-            choice = _choose_versions(wheels, target, now, os_family, project, False, pymc, installed,
-                                      keras=_uses_keras(record, project))
+            choice = _choose_versions(wheels, target, now, os_family, project, False, pymc, installed, needs)
             if choice is not None:
                 reasons.setdefault("python",
                                    tr("Python %s (this environment) can carry the plan: the smallest change") % now)
@@ -275,14 +282,12 @@ def _pick(wheels: Wheels, target: Mapping[str, Any], record: Mapping[str, Any], 
             # a new environment is conda with pygpu (or when this one is conda), else a venv
             if _mingw_dlls_unreachable(os_family, python, with_pygpu or conda_now):
                 continue
-            choice = _choose_versions(wheels, target, python, os_family, project, with_pygpu, pymc,
-                                      keras=_uses_keras(record, project))
+            choice = _choose_versions(wheels, target, python, os_family, project, with_pygpu, pymc, needs=needs)
             if choice is None:
                 continue
             why = tr("Python %s has wheels for every pin (wheel table of %s)") % (python, wheels.generated)
             if now and "new_env" not in reasons:
-                reasons["new_env"] = _why_not_here(wheels, target, now, os_family, project,
-                                                   _uses_keras(record, project))
+                reasons["new_env"] = _why_not_here(wheels, target, now, os_family, project, needs, py2, pymc)
             if now:
                 why += tr("; this environment's: %s") % reasons["new_env"]
             if os_family == "windows" and not (with_pygpu or conda_now) and python != candidates[0]:
@@ -326,7 +331,24 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
     reasons: dict[str, str] = {target["dist"]: target_why}
     cannot: list[str] = []
     notes: list[str] = []
-    choice, keep, with_pygpu = _pick(wheels, target, record, os_family, project, gpu_now, pymc, reasons, cannot)
+    needs = _Needs(misc_images=bool(project and project.scipy_misc_images), h5py=_keras_needs_h5py2(record, project))
+    try:
+        choice, keep, with_pygpu = _pick(wheels, target, record, os_family, project, gpu_now, pymc, reasons, cannot,
+                                         needs)
+    except PlanError:
+        if needs == needs.relaxed():
+            raise
+        # No Python carries those wishes with the rest (a scipy pin, PyMC3's scipy): plan
+        # without them, and say what will not work.
+        choice, keep, with_pygpu = _pick(wheels, target, record, os_family, project, gpu_now, pymc, reasons, cannot,
+                                         needs.relaxed())
+        if needs.h5py:
+            cannot.append(tr("Keras loading its saved files (load_model, load_weights): no Python that carries the "
+                             "rest of the plan has an h5py 2 wheel, and h5py 3 breaks it (LD149)"))
+        if needs.misc_images and project is not None:
+            cannot.append(tr("%s: SciPy 1.3 removed it, and the rest of the plan needs a newer scipy; replace it "
+                             "(imageio.imread and imwrite, Pillow's resize)") % project.scipy_misc_images)
+        needs = needs.relaxed()
     env_kind = "conda" if (with_pygpu and not keep) or get(record, "python.env_kind") == "conda" else "venv"
 
     packages: dict[str, str] = {"numpy": "==" + choice.numpy, "scipy": "==" + choice.scipy}
@@ -353,10 +375,15 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
         reasons["h5py"] = tr("Keras before 2.4 reads its HDF5 files' attributes as bytes, and h5py 3 returns str: "
                              "load_model fails (LD149); %s is the newest h5py 2 with a wheel for Python %s") % (
                                  choice.h5py, choice.python)
-    if project is not None and project.scipy_misc_images:
-        # scipy.misc's image functions only exist where Pillow does (scipy below 1.3).
+    scipy_pin = project.pin("scipy") if project else None
+    if scipy_pin and scipy_pin.spec:
+        reasons["scipy"] += tr("; the project pins scipy%s (%s)") % (scipy_pin.spec, scipy_pin.where)
+    if needs.misc_images and project is not None:
+        # scipy.misc's image functions only exist where Pillow does (scipy below 1.3). Pillow
+        # is left to pip: every release of it installs where scipy 1.2 does, and pip picks
+        # the newest that supports the Python (checked with 6.2.2 and 9.5.0 on 3.7).
         packages["Pillow"] = ""
-        reasons["Pillow"] = tr("the project uses %s, which SciPy 1.3 removed and which before that needed Pillow: "
+        reasons["Pillow"] = tr("the project uses %s; SciPy 1.3 removed it, and before that it needed Pillow: "
                                "scipy below 1.3, with Pillow") % project.scipy_misc_images
         reasons["scipy"] += tr("; below 1.3 for %s") % project.scipy_misc_images
     # Moving a Python 2 project to Python 3 leaves its pickles readable only one way (LD146).
@@ -458,22 +485,28 @@ def _installed(record: Mapping[str, Any], name: str, pin: str) -> bool:
 
 
 def _why_not_here(wheels: Wheels, target: Mapping[str, Any], now: str, os_family: str,
-                  project: Optional[ProjectScan], keras: bool) -> str:
+                  project: Optional[ProjectScan], needs: _Needs, py2: bool, pymc: bool) -> str:
     """Why the environment in use cannot carry the plan, in the order the choice checks."""
+    if py2 and project is not None:
+        return tr("the project has Python-2-only code (%s)") % project.py2_only[0]
     if not admits(target["python_ok"], now):
         return tr("%s does not run on Python %s") % (_target_key(target), now)
-    scipy_needs = _project_scipy_spec(project)
+    if needs.h5py and not wheels.newest("h5py", now, os_family, H5PY_FOR_KERAS):
+        return tr("no h5py %s (what Keras needs to load its files) has a wheel for Python %s on %s") % (
+            H5PY_FOR_KERAS, now, os_family)
+    scipy_needs = _scipy_spec(project, needs, pymc)
     if scipy_needs and not wheels.newest("scipy", now, os_family, scipy_needs):
         return tr("no scipy %s (what the project needs) has a wheel for Python %s on %s") % (
             scipy_needs, now, os_family)
-    if keras and not wheels.newest("h5py", now, os_family, H5PY_FOR_KERAS):
-        return tr("no h5py %s (what Keras needs to load its files) has a wheel for Python %s on %s") % (
-            H5PY_FOR_KERAS, now, os_family)
     return tr("no numpy that %s accepts has a wheel for Python %s on %s") % (_target_key(target), now, os_family)
 
 
-def _uses_keras(record: Mapping[str, Any], project: Optional[ProjectScan]) -> bool:
-    return bool((project and "Keras" in project.frameworks()) or _version_of(record, "keras"))
+def _keras_needs_h5py2(record: Mapping[str, Any], project: Optional[ProjectScan]) -> bool:
+    """The plan installs a Keras of the Theano years (2.3.1, or the project's pin below 2.4)."""
+    if not ((project and "Keras" in project.frameworks()) or _version_of(record, "keras")):
+        return False
+    pin = project.pin("Keras") if project else None
+    return not (pin and pin.spec and not admits(pin.spec, "2.3.1") and admits(pin.spec, "2.4.0"))
 
 
 def _frameworks(record: Mapping[str, Any], project: Optional[ProjectScan], packages: dict[str, str],

@@ -47,7 +47,8 @@ SCIPY_MISC_IMAGES = frozenset({"imread", "imresize", "imsave", "imrotate", "imfi
 # Exceptions a try block catches when an import in it may fail on purpose.
 IMPORT_FAILURES = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 # Names an if block tests when it picks code per Python version.
-VERSION_TESTS = frozenset({"version_info", "PY2", "PY3", "PY34", "hexversion", "python_version"})
+VERSION_TESTS = frozenset({"version_info", "version", "hexversion", "python_version", "PY2", "PY3", "PY34", "PY2K",
+                           "PY3K", "IS_PY2", "IS_PY3", "PYTHON2", "PYTHON3", "PY_2", "PY_3"})
 # Folders of vendored code: its Python 2 imports are not the project's.
 VENDORED_DIRS = frozenset({"third_party", "thirdparty", "vendor", "vendored", "_vendor", "external", "externals"})
 # Python 2 statements no Python 3 parses (checked only when ast.parse fails).
@@ -72,9 +73,11 @@ class ProjectScan:
     keras_json: Optional[dict] = None
     keras_json_path: str = ""
     py2_pickles: list[str] = field(default_factory=list)  # Python 2 pickles Python 3 cannot read as they are
-    scipy_misc_images: str = ""  # file:line of the first use of scipy.misc.imread and kin
-    py2_imports: list[tuple[str, int, str]] = field(default_factory=list)  # (file, line, module), unfiltered
-    modules: set[str] = field(default_factory=set)  # the project's own top-level module names
+    scipy_misc_images: str = ""  # "scipy.misc.imread (file:line)": its first use of one of them
+    # Scan state: Python 2 imports found so far, kept only if no module of the project's own
+    # has that name (decided when every file has been seen); the project's .py files.
+    _py2_imports: list[tuple[str, int, str]] = field(default_factory=list, repr=False)
+    _py_files: set[str] = field(default_factory=set, repr=False)
     unreadable: list[str] = field(default_factory=list)
     truncated: bool = False  # more than MAX_FILES files: the rest was not read
 
@@ -200,35 +203,57 @@ def _py2_module_imports(tree: ast.AST) -> Iterator[tuple[int, str]]:
 
 def _scipy_misc_image_use(tree: ast.AST) -> Optional[tuple[int, str]]:
     """(line, name) of the first scipy.misc image function the code imports or calls:
-    ``from scipy.misc import imread``, ``scipy.misc.imresize(...)``, ``misc.imsave(...)``."""
+    ``from scipy.misc import imread`` (or ``*`` and a call), ``scipy.misc.imresize(...)``,
+    and calls through a name bound to scipy.misc (``from scipy import misc``,
+    ``import scipy.misc as sm``). A module of the project's own called misc is not it."""
+    aliases: set[str] = set()
+    star = False
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module == "scipy.misc":
+            star = star or any(a.name == "*" for a in node.names)
             hit = next((a.name for a in node.names if a.name in SCIPY_MISC_IMAGES), None)
             if hit:
                 return node.lineno, hit
+        elif isinstance(node, ast.ImportFrom) and node.module == "scipy":
+            aliases.update(a.asname or a.name for a in node.names if a.name == "misc")
+        elif isinstance(node, ast.Import):
+            aliases.update(a.asname for a in node.names if a.name == "scipy.misc" and a.asname)
+    for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and node.attr in SCIPY_MISC_IMAGES:
             owner = node.value
             if (isinstance(owner, ast.Attribute) and owner.attr == "misc"
                     and isinstance(owner.value, ast.Name) and owner.value.id == "scipy") or \
-                    (isinstance(owner, ast.Name) and owner.id == "misc"):
+                    (isinstance(owner, ast.Name) and owner.id in aliases):
                 return node.lineno, node.attr
+        elif star and isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in SCIPY_MISC_IMAGES:
+            return node.lineno, node.func.id
     return None
 
 
+# The same for code Python 3 cannot parse (Python 2 projects are the ones that use them most).
+_SCIPY_MISC_RE = re.compile(
+    r"(?:scipy\.misc\.|from scipy\.misc import [^\n]*?\b)(%s)\b" % "|".join(sorted(SCIPY_MISC_IMAGES)))
+
+
 def _scan_python(text: str, scan: ProjectScan, rel: str) -> None:
+    vendored = bool(set(Path(rel).parts[:-1]) & VENDORED_DIRS)  # someone else's code, not the project's
+    images: Optional[tuple[int, str]] = None
     try:
         tree = ast.parse(text)
         found = list(_imports_ast(tree))
-        if not set(Path(rel).parts[:-1]) & VENDORED_DIRS:  # someone else's code, not the project's
-            scan.py2_imports.extend((rel, line, module) for line, module in _py2_module_imports(tree))
-        images = _scipy_misc_image_use(tree) if not scan.scipy_misc_images else None
-        if images is not None:
-            scan.scipy_misc_images = "%s:%d (scipy.misc.%s)" % (rel, images[0], images[1])
+        if not vendored:
+            scan._py2_imports.extend((rel, line, module) for line, module in _py2_module_imports(tree))
+        images = _scipy_misc_image_use(tree)
     except (SyntaxError, ValueError):
         found = list(_imports_regex(text))
         match = _PY2_RE.search(text)
-        if match:
+        if match and not vendored:
             scan.py2_only.append("%s:%d" % (rel, text.count("\n", 0, match.start()) + 1))
+        hit = _SCIPY_MISC_RE.search(text)
+        images = (text.count("\n", 0, hit.start()) + 1, hit.group(1)) if hit else None
+    if images is not None and not scan.scipy_misc_images:
+        scan.scipy_misc_images = "scipy.misc.%s (%s:%d)" % (images[1], rel, images[0])
     for module, line in found:
         scan.imports.setdefault(module, "%s:%d" % (rel, line))
 
@@ -304,11 +329,8 @@ def scan(root: Path) -> ProjectScan:
             break
         rel = str(path.relative_to(root))
         name = path.name.lower()
-        # Any folder or .py file can be imported by its name from the project: a module of
-        # its own called Queue or StringIO is not Python 2's.
-        out.modules.update(Path(rel).parts[:-1])
-        out.modules.add(path.name[:-3] if name.endswith(".py") else path.name)
         if name.endswith(".py"):
+            out._py_files.add(Path(rel).as_posix())
             text = _read(path, out)
             if text is not None:
                 _scan_python(text, out, rel)
@@ -339,6 +361,14 @@ def scan(root: Path) -> ProjectScan:
             if isinstance(value, dict):
                 out.keras_json, out.keras_json_path = value, rel
     out.files_scanned = min(count, MAX_FILES)
-    out.py2_only += ["%s:%d (import %s)" % (rel, line, module) for rel, line, module in out.py2_imports
-                     if module not in out.modules]
+    out.py2_only += ["%s:%d (import %s)" % (rel, line, module) for rel, line, module in out._py2_imports
+                     if not _own_module(out._py_files, rel, module)]
     return out
+
+
+def _own_module(py_files: set[str], importer: str, module: str) -> bool:
+    """A module of the project's own by that name, where the import finds it: beside the
+    importing file (Python 2's implicit relative import) or at the project's root."""
+    here = Path(importer).parent.as_posix()
+    prefixes = [""] if here == "." else [here + "/", ""]
+    return any(p + module + ".py" in py_files or p + module + "/__init__.py" in py_files for p in prefixes)
