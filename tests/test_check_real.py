@@ -46,3 +46,14 @@ def test_known_good_combination_imports_and_no_version_rule_fires(tmp_path: Path
     ids = set(_ids(data))
     assert not ids & {"LD103", "LD105", "LD106", "LD107", "LD118"}
     assert data["runs_on"] == "cpu"
+
+
+def test_keras_with_h5py_3_is_found_before_the_first_load_and_the_plan_pins_h5py_2(tmp_path: Path) -> None:
+    keras = ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.5", "Keras==2.3.1"]
+    python = legacy_venv("3.8", keras + ["h5py==3.11.0"])
+    data = _check(python, tmp_path)
+    assert "LD149" in _ids(data)  # keras-needs-h5py-below-3, from the recorded versions
+    assert data["plan"]["packages"]["h5py"] == "==2.10.0"
+    fixed = legacy_venv("3.8", keras + ["h5py==2.10.0"])
+    (tmp_path / "again").mkdir()
+    assert "LD149" not in _ids(_check(fixed, tmp_path / "again"))
