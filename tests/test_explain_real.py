@@ -47,7 +47,8 @@ PIP_CASES = {
     "pip-theano104-under-pymc3": ("python-requirements-conflict", "LD144"),
     "pip-pymc3-theano-pins-conflict": ("python-requirements-conflict", "LD144"),
 }
-# Recorded from a script of its own (see the README), not re-run.
+# Recorded from a script of its own (see the README); RERUN_SCRIPTS says which the legacy
+# test runs again.
 SCRIPT_CASES = {
     "theano090-name-added-later": ("theano-name-added-after-release", "LD121"),
     "theano105-unpickle-gpuarray-no-pygpu": ("theano-unpickle-gpu-array-without-backend", "LD536"),

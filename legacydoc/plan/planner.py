@@ -177,9 +177,6 @@ class _Needs:
     misc_images: bool = False
     h5py: bool = False
 
-    def relaxed(self) -> "_Needs":
-        return _Needs()
-
 
 def _scipy_spec(project: Optional[ProjectScan], needs: _Needs, pymc: bool) -> str:
     """The scipy range: PyMC3's, the project's own pin, and below 1.3 for scipy.misc images."""
@@ -336,19 +333,19 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
         choice, keep, with_pygpu = _pick(wheels, target, record, os_family, project, gpu_now, pymc, reasons, cannot,
                                          needs)
     except PlanError:
-        if needs == needs.relaxed():
+        if needs == _Needs():
             raise
         # No Python carries those wishes with the rest (a scipy pin, PyMC3's scipy): plan
         # without them, and say what will not work.
         choice, keep, with_pygpu = _pick(wheels, target, record, os_family, project, gpu_now, pymc, reasons, cannot,
-                                         needs.relaxed())
+                                         _Needs())
         if needs.h5py:
             cannot.append(tr("Keras loading its saved files (load_model, load_weights): no Python that carries the "
                              "rest of the plan has an h5py 2 wheel, and h5py 3 breaks it (LD149)"))
         if needs.misc_images and project is not None:
             cannot.append(tr("%s: SciPy 1.3 removed it, and the rest of the plan needs a newer scipy; replace it "
                              "(imageio.imread and imwrite, Pillow's resize)") % project.scipy_misc_images)
-        needs = needs.relaxed()
+        needs = _Needs()
     env_kind = "conda" if (with_pygpu and not keep) or get(record, "python.env_kind") == "conda" else "venv"
 
     packages: dict[str, str] = {"numpy": "==" + choice.numpy, "scipy": "==" + choice.scipy}

@@ -244,15 +244,15 @@ def _scan_python(text: str, scan: ProjectScan, rel: str) -> None:
         found = list(_imports_ast(tree))
         if not vendored:
             scan._py2_imports.extend((rel, line, module) for line, module in _py2_module_imports(tree))
-        images = _scipy_misc_image_use(tree)
+        images = _scipy_misc_image_use(tree) if not scan.scipy_misc_images else None
     except (SyntaxError, ValueError):
         found = list(_imports_regex(text))
         match = _PY2_RE.search(text)
         if match and not vendored:
             scan.py2_only.append("%s:%d" % (rel, text.count("\n", 0, match.start()) + 1))
-        hit = _SCIPY_MISC_RE.search(text)
+        hit = _SCIPY_MISC_RE.search(text) if not scan.scipy_misc_images else None
         images = (text.count("\n", 0, hit.start()) + 1, hit.group(1)) if hit else None
-    if images is not None and not scan.scipy_misc_images:
+    if images is not None:
         scan.scipy_misc_images = "scipy.misc.%s (%s:%d)" % (images[1], rel, images[0])
     for module, line in found:
         scan.imports.setdefault(module, "%s:%d" % (rel, line))
