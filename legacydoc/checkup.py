@@ -5,8 +5,9 @@ No I/O here: the CLI gathers the facts (probe or --facts) and picks the renderer
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from legacydoc import __version__, i18n
 from legacydoc.areas import AREAS
@@ -19,6 +20,8 @@ STATUS_ORDER = ("error", "warning", "unknown", "ok")
 
 @dataclass
 class AreaStatus:
+    """One area's line on the first screen: its status, what was found, and how many checks ran."""
+
     name: str
     title: str
     status: str  # ok | warning | error | unknown (not probed, not in the record, failed or timed out)
@@ -43,6 +46,8 @@ class AreaStatus:
 
 @dataclass
 class CheckResult:
+    """Everything a check found, ready for any output format."""
+
     facts: Mapping[str, Any]  # the record plus what derive added (derived, config)
     diagnoses: list[Diagnosis]
     areas: list[AreaStatus]

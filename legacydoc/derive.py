@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any, Mapping, Optional, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional
 
 from packaging.version import Version
 

@@ -7,8 +7,9 @@ rests on the same redacted record and gives the same diagnoses (a report replaye
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable
 
 from legacydoc.checkup import CheckResult, run_check
 from legacydoc.engine import Rule

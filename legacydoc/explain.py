@@ -9,8 +9,9 @@ evaluated on the record: confirmed, ruled out, or still unknown.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Optional
 
 from legacydoc.engine import Rule
 from legacydoc.i18n import N_

@@ -9,8 +9,9 @@ drops None values before saving, which is what makes a save/load round trip loss
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import Any, Optional
 
 from legacydoc import __version__, locate
 from legacydoc.areas import TABLE_NAMES

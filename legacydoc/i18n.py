@@ -15,7 +15,8 @@ import contextlib
 import functools
 import os
 import sys
-from typing import Any, Iterator, Mapping, Optional
+from collections.abc import Iterator, Mapping
+from typing import Any, Optional
 
 from legacydoc.errors import UsageError
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Optional
 
 from legacydoc import locate
 from legacydoc.errors import UsageError
@@ -47,6 +48,8 @@ class CatalogueError(UsageError):
 
 @dataclass(frozen=True)
 class Cause:
+    """One possible cause of a message, and the rules that decide it."""
+
     cause: str  # a short name ("driver-too-old-for-cuda")
     text: str
     rules: tuple[str, ...] = ()
@@ -54,6 +57,8 @@ class Cause:
 
 @dataclass(frozen=True)
 class Message:
+    """A catalogued error message: how to recognise it and what it means."""
+
     id: str
     pattern: "re.Pattern[str]"
     example: str

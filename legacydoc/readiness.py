@@ -11,8 +11,9 @@ nothing is claimed about it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional
+from typing import Any, Optional
 
 from legacydoc.facts import get
 from legacydoc.factschema.kinds import is_int

@@ -20,7 +20,8 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from typing import Any, Iterable, Mapping, Optional, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Optional
 
 from legacydoc.probes.env import SECRET_NAME
 

@@ -24,9 +24,10 @@ import shlex
 import time
 import zipfile
 import zlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Optional
 
 from legacydoc import __version__
 from legacydoc import facts as facts_module

@@ -9,9 +9,10 @@ that side, not "removed": a partial record says nothing about what it lacks.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 # Bookkeeping, not facts about the machine.
 IGNORED = ("schema", "legacydoc_version", "collected_at", "redacted", "log", "probe_seconds", "probes")

@@ -41,6 +41,8 @@ class Refused(UsageError):
 
 @dataclass
 class WriteResult:
+    """What a safe write did: the file replaced, its backup, and whether it changed."""
+
     target: Path  # the file actually replaced (a symlink's destination)
     backup: Optional[Path]  # None when there was no old file (or no backup was asked for)
     changed: bool

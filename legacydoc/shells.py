@@ -8,7 +8,8 @@ Prompt most Theano guides use), bash elsewhere.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional, Union
+from collections.abc import Mapping
+from typing import Any, Optional, Union
 
 from legacydoc.errors import UsageError
 from legacydoc.i18n import tr

@@ -10,9 +10,10 @@ go on. A value the record does not hold is counted as "unknown", never as absent
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Optional
 
 from legacydoc import i18n
 from legacydoc.errors import UsageError

@@ -8,7 +8,8 @@ message is listed with the checks that would settle it and why they could not.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from legacydoc.engine import Rule
 from legacydoc.errors import flat_line

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional
 
 from legacydoc.bench import facts as bench_facts
 from legacydoc.bench import noise as bench_noise

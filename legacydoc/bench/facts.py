@@ -26,7 +26,8 @@ Keys (all optional: a figure that was not measured is absent, never None):
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any, Optional
 
 from legacydoc.bench.gemm import SEED_N, Side
 from legacydoc.bench.peak import Peak

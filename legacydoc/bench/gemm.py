@@ -8,8 +8,9 @@ into typed results and runs it against legacydoc's own numpy.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Optional, Sequence
+from typing import Any, Callable, Optional
 
 from legacydoc.factschema.kinds import is_int
 

@@ -16,8 +16,9 @@ the CPU; it measured ~15x (1.8 s vs 0.12 s a batch).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional
 
 from legacydoc.i18n import N_, tr
 

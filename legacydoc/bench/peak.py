@@ -19,8 +19,9 @@ reads /proc/cpuinfo and cpufreq and passes the text in.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Optional
 
 from legacydoc.i18n import N_
 

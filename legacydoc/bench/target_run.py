@@ -12,7 +12,8 @@ import dataclasses
 import json
 import os
 import sys
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from legacydoc import locate
 from legacydoc.bench import target_bench_script as script

@@ -17,8 +17,9 @@ Failures (Theano missing, import error, compile error, timeout) become a clear m
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional
+from typing import Any, Optional
 
 from legacydoc.bench import target_bench_script as script
 from legacydoc.bench.gemm import SizeResult, size_from_report

@@ -12,7 +12,8 @@ when its condition is true. The one operator that looks at the record itself is
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping, Optional
+from collections.abc import Iterable, Mapping
+from typing import Any, Optional
 
 from legacydoc.engine.model import LAYERS, SEVERITIES, Diagnosis, Rule
 from legacydoc.facts import get

@@ -26,8 +26,9 @@ declared for that list.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Optional
 
 from legacydoc import factschema, locate
 from legacydoc.areas import AREA_NAMES

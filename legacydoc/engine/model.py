@@ -20,6 +20,8 @@ class RuleError(UsageError):
 
 @dataclass(frozen=True)
 class Rule:
+    """A rule as loaded from a pack: when it fires, what it says, and which eras it covers."""
+
     id: str
     name: str
     area: str
@@ -48,6 +50,8 @@ class Rule:
 
 @dataclass
 class Diagnosis:
+    """A rule that fired on a record: its texts filled in, with evidence and fix."""
+
     id: str
     name: str
     area: str

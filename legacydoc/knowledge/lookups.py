@@ -11,7 +11,8 @@ prints ("V11.0.221"); cuda_driver.toml maps the last two to a toolkit update.
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Optional, cast
+from collections.abc import Mapping
+from typing import Any, Optional, cast
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, NoReturn
+from typing import Any, Callable, NoReturn
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
@@ -46,6 +47,8 @@ _Fields = Mapping[str, str]
 
 @dataclass(frozen=True)
 class _Rows:
+    """The fields a knowledge table's rows must and may have."""
+
     required: _Fields
     optional: _Fields = field(default_factory=dict)
 

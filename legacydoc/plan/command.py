@@ -3,8 +3,9 @@ as a bundle of files."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import Any, Optional
 
 from legacydoc.errors import UsageError
 from legacydoc.i18n import tr

@@ -6,8 +6,9 @@ environment will not have (the old one's BLAS, and pygpu unless the plan install
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from legacydoc.theanorc.discovery import write_target
 from legacydoc.theanorc.effective import effective_config
@@ -45,6 +46,8 @@ def with_pygpu_installed(record: Mapping[str, Any]) -> dict[str, Any]:
 
 @dataclass
 class PlannedConfig:
+    """The Theano config a plan writes: the device, the BLAS flags and the file's text."""
+
     device: str
     device_why: str
     ldflags: str

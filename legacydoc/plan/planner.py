@@ -14,8 +14,9 @@ Rules the planner keeps:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, Mapping, Optional
+from typing import Any, Optional
 
 from legacydoc import readiness
 from legacydoc.facts import get
@@ -58,6 +59,8 @@ H5PY_FOR_KERAS = "<3"
 
 @dataclass
 class Step:
+    """One step of a plan, with its commands for each shell."""
+
     title: str
     why: str
     commands: dict[str, list[str]] = field(default_factory=dict)  # shell family -> lines
@@ -72,6 +75,8 @@ class Step:
 
 @dataclass
 class Plan:
+    """One plan for a machine and project: the Python, the pins and the steps."""
+
     os: str
     python: str
     python_now: str
@@ -119,6 +124,8 @@ class Plan:
 
 @dataclass
 class _Choice:
+    """The Python and package versions a plan settles on."""
+
     python: str
     numpy: str
     scipy: str

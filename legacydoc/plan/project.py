@@ -14,9 +14,10 @@ import ast
 import json
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Optional
 
 from legacydoc.i18n import N_
 from legacydoc.plan.pickles import HEAD_BYTES, is_candidate, needs_latin1
@@ -57,6 +58,8 @@ _PY2_RE = re.compile(r"^\s*(print\s+[^\s(=].*|exec\s+[\"'].*|except\s+[\w.]+\s*,
 
 @dataclass
 class Pin:
+    """A version pin found in the project's requirement files."""
+
     name: str  # the distribution as written
     spec: str  # PEP 440 specifier, '' for "any"
     where: str  # file:line
@@ -65,6 +68,8 @@ class Pin:
 
 @dataclass
 class ProjectScan:
+    """What the project's own files say: imports, pins, and what needs Python 2 or old packages."""
+
     root: str
     files_scanned: int = 0
     imports: dict[str, str] = field(default_factory=dict)  # dotted module -> first file:line

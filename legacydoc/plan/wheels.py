@@ -3,8 +3,9 @@ wheel for this Python on this OS, and which is the newest that does inside a ran
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional
+from typing import Any, Optional
 
 from packaging.version import Version
 
@@ -16,6 +17,8 @@ OS_KEYS = {"linux": "linux", "windows": "windows", "darwin": "macos", "macos": "
 
 @dataclass(frozen=True)
 class Wheels:
+    """The wheel table: which package releases have wheels for which Python, on pip and on conda."""
+
     rows: tuple[Mapping[str, Any], ...]
     conda: tuple[Mapping[str, Any], ...]
     generated: str

@@ -16,7 +16,8 @@ import importlib
 import threading
 import time
 import traceback
-from typing import Any, Callable, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any, Callable, Optional
 
 from legacydoc.areas import PROBE_MODULES, tables_of_probe
 from legacydoc.factschema import prune

@@ -15,9 +15,10 @@ import posixpath
 import shutil
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Optional
 
 from legacydoc.probes.run import (
     DEFAULT_TIMEOUT_S,

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Callable, Optional
 
 from legacydoc.probes.context import ProbeContext
 from legacydoc.probes.cuda_versions import as_text, parse_nvcc_version, parse_version_json, parse_version_txt

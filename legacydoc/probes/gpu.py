@@ -27,7 +27,8 @@ import os
 import re
 import stat
 import sys
-from typing import Any, Callable, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any, Callable, Optional
 
 from legacydoc.probes.context import ProbeContext
 from legacydoc.probes.run import CommandResult, head

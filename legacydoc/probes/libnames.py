@@ -11,7 +11,8 @@ Every data table below has a ``*_SOURCE`` string naming where its facts come fro
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Optional, Union
+from collections.abc import Iterable
+from typing import Any, Optional, Union
 
 # --------------------------------------------------------------------------------------
 # CUDA releases we know of. Used to spell out what a family name such as "11.x" covers,

@@ -21,7 +21,8 @@ import os
 import platform
 import posixpath
 import re
-from typing import Any, Callable, Iterable, Optional, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any, Callable, Optional
 
 from legacydoc.probes import libnames
 from legacydoc.probes.context import ProbeContext

@@ -18,8 +18,9 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
+from typing import Any, Optional
 
 DEFAULT_TIMEOUT_S = 10.0
 # What one command may leave in the facts record: enough to quote an error, never a dump.

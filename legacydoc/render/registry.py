@@ -20,6 +20,8 @@ from legacydoc.i18n import tr
 
 @dataclass(frozen=True)
 class Format:
+    """An output format of check and report: its name, help line, and renderer."""
+
     name: str
     help: str
     redaction: str  # "text" | "json"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import textwrap
-from typing import Sequence
+from collections.abc import Sequence
 
 from legacydoc.engine import LAYERS, Rule
 

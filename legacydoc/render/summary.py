@@ -7,7 +7,8 @@ failed is shown as such, so the user knows what could not be read.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Mapping, Sequence, TextIO
+from collections.abc import Mapping, Sequence
+from typing import Any, Callable, TextIO
 
 from legacydoc.areas import FACT_TABLES
 from legacydoc.i18n import tr

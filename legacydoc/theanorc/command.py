@@ -12,8 +12,9 @@ from __future__ import annotations
 import difflib
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional, Protocol, cast
+from typing import Any, Callable, Optional, Protocol, cast
 
 from legacydoc.errors import UsageError
 from legacydoc.i18n import tr

@@ -5,7 +5,8 @@ cannot tell (blas.ldflags, which Theano finds by test-compiling)."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any, Optional
 
 from legacydoc import readiness
 from legacydoc.facts import get

@@ -8,8 +8,9 @@ theano_config probe applies exactly this; these helpers work from its facts.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Optional, Sequence
+from typing import Any, Callable, Optional
 
 from legacydoc.facts import get
 from legacydoc.theanorc import machine
@@ -92,6 +93,8 @@ def theanorc_line(
 
 @dataclass(frozen=True)
 class Target:
+    """The config file `theanorc --write` should write, and why that one."""
+
     path: str
     why: str
     others: tuple[str, ...] = ()  # other files Theano also reads (their settings still apply)

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import configparser
 from collections import ChainMap
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional
+from typing import Any, Optional
 
 from legacydoc import readiness
 from legacydoc.theanorc import machine
@@ -39,6 +40,8 @@ PID_PLACEHOLDER = "<PID>"
 
 @dataclass
 class EffectiveConfig:
+    """The configuration Theano ends up with: files, flags and defaults merged in its order."""
+
     release: Release
     schema: Schema
     files: list[SourceFile]

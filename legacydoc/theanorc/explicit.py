@@ -9,7 +9,8 @@ spelling (both spell these options' file sections the same way).
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional
 
 from legacydoc.theanorc.effective import effective_config
 

@@ -19,6 +19,8 @@ from typing import Optional
 
 @dataclass
 class FlagItem:
+    """One item of THEANO_FLAGS as Theano splits it."""
+
     index: int  # 0-based position among the items Theano sees
     text: str  # the item after shlex and strip()
     key: Optional[str] = None  # None: no '=' (dropped by Theano)
@@ -27,6 +29,8 @@ class FlagItem:
 
 @dataclass
 class ParsedFlags:
+    """THEANO_FLAGS as Theano reads it, with what it silently drops."""
+
     raw: str
     items: list[FlagItem] = field(default_factory=list)
     error: Optional[str] = None  # shlex failed: import theano raises this

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import ntpath
 import posixpath
-from typing import Any, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any, Optional
 
 from legacydoc.facts import get
 from legacydoc.versions import small_int

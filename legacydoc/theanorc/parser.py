@@ -79,6 +79,8 @@ class Issue:
 
 @dataclass
 class ParsedText:
+    """A .theanorc read the way Theano's configparser reads it."""
+
     entries: list[Entry] = field(default_factory=list)
     sections: list[tuple[str, int]] = field(default_factory=list)  # (name, line), in order
     issues: list[Issue] = field(default_factory=list)

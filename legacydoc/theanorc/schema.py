@@ -11,9 +11,10 @@ release), ``section``/``option`` (where a config file holds it) and the validati
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import Any, Optional
 
 from packaging.version import Version
 
@@ -35,6 +36,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Schema:
+    """The options one Theano release knows, with their defaults and filters."""
+
     id: str
     package: str
     flavour: str
@@ -99,6 +102,8 @@ def load_advice() -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Release:
+    """The Theano release a record holds, and the schema chosen for it."""
+
     flavour: str  # "theano" or "theano-pymc"
     version: Optional[str]  # the installed version; None when none is installed
     schema_id: str

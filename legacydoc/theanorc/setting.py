@@ -3,8 +3,9 @@ per option (legacydoc.theanorc.effective) and what its defaults and checks read.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional
+from typing import Any, Optional
 
 from legacydoc.theanorc.validate import Check
 
@@ -30,6 +31,8 @@ class Origin:
 
 @dataclass
 class Setting:
+    """One option as Theano will see it: its value, where it came from, and whether it is valid."""
+
     name: str  # dotted name ("blas.ldflags"), the same in every release
     key: str  # this release's THEANO_FLAGS key ("blas__ldflags" in Theano-PyMC 1.1)
     option: Mapping[str, Any]  # the schema record

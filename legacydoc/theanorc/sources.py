@@ -8,8 +8,9 @@ other hand, propagates and makes ``import theano`` fail.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional
+from typing import Any, Optional
 
 from legacydoc.theanorc import machine
 from legacydoc.theanorc.parser import ParsedText, dialect_for, parse_text, split_lines
@@ -19,6 +20,8 @@ _GBK_FAMILY = ("gbk", "cp936", "gb2312", "gb18030", "ms936")
 
 @dataclass
 class DecodeProblem:
+    """Text in a config file that Theano cannot decode (a BOM, bytes that are not UTF-8)."""
+
     kind: str  # "bom" | "undecodable"
     fatal: bool  # import theano certainly fails
     line: Optional[int]
@@ -27,6 +30,8 @@ class DecodeProblem:
 
 @dataclass
 class SourceFile:
+    """One config file Theano would read: whether it could, and what it holds."""
+
     path: str
     origin: str  # "default" or "THEANORC"
     fact: Mapping[str, Any]

@@ -9,8 +9,9 @@ closest spelling.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional, cast
+from typing import Any, Optional, cast
 
 from legacydoc.i18n import tr
 from legacydoc.theanorc.schema import Schema, canonical_name, load_advice, load_schema
@@ -18,6 +19,8 @@ from legacydoc.theanorc.schema import Schema, canonical_name, load_advice, load_
 
 @dataclass(frozen=True)
 class Suggestion:
+    """The real option a mistyped or misplaced one most likely meant."""
+
     option: Mapping[str, Any]  # the schema record meant
     why: str  # one clause explaining the real option
     value: Optional[str] = None  # the value to write, when it must change (True for true)

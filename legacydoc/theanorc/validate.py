@@ -9,8 +9,9 @@ IntParam/FloatParam are those casts.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, Union
+from typing import Any, Union
 
 # What Theano's BoolParam accepts, exactly (case matters: TRUE is rejected).
 BOOL_TRUE = ("True", "true", "1")
@@ -19,6 +20,8 @@ BOOL_FALSE = ("False", "false", "0")
 
 @dataclass(frozen=True)
 class Check:
+    """Whether a Theano release accepts one option's value, and the value it ends up with."""
+
     ok: bool
     typed: Any = None  # the value Theano ends up with (bool, int, float, str, None)
     message: str = ""  # why it is rejected, in our words

@@ -11,8 +11,9 @@ lines are dropped and reported.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional
+from typing import Any, Optional
 
 from legacydoc import __version__, readiness
 from legacydoc.facts import get
@@ -27,6 +28,8 @@ DECIDED = ("device", "floatX", "mode", "cxx", "blas.ldflags", "cuda.root", "dnn.
 
 @dataclass
 class Line:
+    """One option a written .theanorc sets, with the comment that says why."""
+
     name: str  # dotted option name
     value: str
     why: str  # the comment above it
@@ -34,6 +37,8 @@ class Line:
 
 @dataclass
 class Generated:
+    """A .theanorc to write, with what it sets and what it left out."""
+
     text: str
     lines: list[Line]  # every option the file sets, generated and kept
     notes: list[str] = field(default_factory=list)  # one-line remarks for the user (not in the file)

@@ -3,8 +3,9 @@ runs in, and the small text helpers that build messages and corrected lines."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional
+from typing import Any, Optional
 
 from legacydoc.i18n import tr
 from legacydoc.theanorc.effective import EffectiveConfig, Setting
@@ -52,6 +53,8 @@ KINDS: dict[str, str] = {
 
 @dataclass
 class Finding:
+    """One problem the config model found, with the line that fixes it."""
+
     kind: str
     severity: str  # error | warning | info
     message: str

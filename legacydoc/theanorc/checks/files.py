@@ -4,7 +4,8 @@ ConfigParser refuses, and lines that name no option of the installed Theano."""
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any, Optional
 
 from legacydoc.i18n import tr
 from legacydoc.theanorc import machine

@@ -4,7 +4,8 @@ info; config files Theano will not read."""
 
 from __future__ import annotations
 
-from typing import Mapping, Optional
+from collections.abc import Mapping
+from typing import Optional
 
 from legacydoc import readiness
 from legacydoc.facts import get
