@@ -2,9 +2,9 @@
 
 Parsing the rule packs, the knowledge tables and the catalogues with the pure-Python TOML
 reader takes about a tenth of a second, a good part of a replayed check. The cache is keyed
-by the file's bytes (SHA-256), so an edited file is simply another entry and nothing is
-ever stale; its value is the parsed data as JSON, which reads many times faster. The same
-folder keeps validation verdicts: an empty marker per (validator, key) it accepted.
+by the file's bytes (:func:`digest`), so an edited file is simply another entry and nothing
+is ever stale; its value is the parsed data as JSON, which reads many times faster. The
+same folder keeps validation verdicts: an empty marker per (validator, key) it accepted.
 
 Where: ``LEGACYDOC_CACHE_DIR`` (empty: no cache), else the user's cache folder
 (``$XDG_CACHE_HOME`` or ``~/.cache`` on POSIX, ``%LOCALAPPDATA%`` on Windows) under
@@ -14,14 +14,22 @@ data JSON cannot hold exactly (TOML dates) is not cached. Writes go through the 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
+import zlib
 from pathlib import Path
 from typing import Any, Optional
 
-FORMAT = 1  # bump when the stored shape changes
+FORMAT = 2  # bump when the stored shape changes
 MAX_ENTRY_BYTES = 16 * 1024 * 1024
+
+
+def digest(data: bytes) -> str:
+    """A key for these bytes: CRC-32, Adler-32 and the length. Checksums, not SHA-256:
+    importing hashlib (OpenSSL) took 4 ms of every run, and the key only has to tell an
+    edited file from the one cached. It is no defence against someone who can write to
+    the user's own cache folder: they could as well edit the installed package."""
+    return "%08x%08x%x" % (zlib.crc32(data), zlib.adler32(data), len(data))
 
 
 def cache_dir() -> Optional[Path]:
@@ -40,7 +48,7 @@ def _entry(data: bytes) -> Optional[Path]:
     folder = cache_dir()
     if folder is None:
         return None
-    return folder / ("%s-%d.json" % (hashlib.sha256(data).hexdigest(), FORMAT))
+    return folder / ("%s-%d.json" % (digest(data), FORMAT))
 
 
 def load(data: bytes) -> Optional[dict[str, Any]]:
@@ -91,8 +99,7 @@ def _marker(validator: str, data: bytes) -> Optional[Path]:
     folder = cache_dir()
     if folder is None:
         return None
-    digest = hashlib.sha256(validator.encode("utf-8") + b"\0" + data).hexdigest()
-    return folder / ("%s-%d.valid" % (digest, FORMAT))
+    return folder / ("%s-%d.valid" % (digest(validator.encode("utf-8") + b"\0" + data), FORMAT))
 
 
 def known_valid(validator: str, data: bytes) -> bool:

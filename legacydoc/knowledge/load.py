@@ -42,7 +42,6 @@ def validator_id() -> str:
     """What decides a table's validity: the schema's own source, the packaging library
     that parses its versions and specifiers, and the Python whose re compiles its
     patterns. Empty when the schema's source cannot be read: then nothing is cached."""
-    import hashlib
     import sys
 
     import packaging
@@ -52,7 +51,7 @@ def validator_id() -> str:
     except (OSError, TypeError):
         return ""
     return "knowledge %s packaging %s python %d.%d" % (
-        hashlib.sha256(source).hexdigest(), packaging.__version__, *sys.version_info[:2])
+        parsecache.digest(source), packaging.__version__, *sys.version_info[:2])
 
 
 def _validated(name: str, origin: str, data: dict[str, Any]) -> Table:
