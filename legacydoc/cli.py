@@ -853,10 +853,33 @@ def _shown_error(message: str, argv: Optional[list]) -> str:
     return for_this_machine(os.environ, identity="--no-redact" not in args).text(message)
 
 
+def _command_name(info: Any) -> str:
+    return info.name or info.callback.__name__.replace("_", "-")
+
+
+def app_for(args: list[str]) -> typer.Typer:
+    """The app narrowed to the command the arguments name. typer converts every command's
+    options at each start, 5.5 ms for all of them against 1 ms for one; the command's own
+    help, options and errors are the same either way. Anything else (no command, an option
+    first, a name that is not a command) gets the whole app."""
+    import copy
+
+    name = args[0] if args else ""
+    commands = [c for c in app.registered_commands if _command_name(c) == name]
+    groups = [g for g in app.registered_groups if g.name == name]
+    if not commands and not groups:
+        return app
+    narrowed = copy.copy(app)
+    narrowed.registered_commands = commands
+    narrowed.registered_groups = groups
+    return narrowed
+
+
 def main(argv: Optional[list] = None) -> None:
     """Entry point: no traceback ever reaches the user."""
+    args = sys.argv[1:] if argv is None else list(argv)
     try:
-        code = app(args=argv, prog_name="legacydoc", standalone_mode=False)
+        code = app_for(args)(args=args, prog_name="legacydoc", standalone_mode=False)
     except UsageError as exc:
         typer.echo("legacydoc: error: %s" % _shown_error(str(exc), argv), err=True)
         sys.exit(exc.exit_code)

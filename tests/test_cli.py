@@ -146,3 +146,27 @@ def test_help_wraps_whole_paragraphs_and_names_the_exit_codes() -> None:
     assert "run the rules, print diagnoses root cause first; --log FILE" in " ".join(check.split())
     first = check.split("\n\n")[1].splitlines()
     assert len(first) >= 2 and all(len(line) > 60 for line in first[:-1]), first  # filled, not broken early
+
+
+def test_the_narrowed_app_gives_each_command_the_same_help_and_errors() -> None:
+    """main() builds only the command asked for (startup, #14): its help, its option errors
+    and its exit codes must be those the whole app gives."""
+    import typer.main
+    from typer.testing import CliRunner
+
+    from legacydoc.cli import _command_name, app, app_for
+
+    names = [_command_name(c) for c in app.registered_commands] + [g.name for g in app.registered_groups]
+    assert {"check", "probe", "rules", "theanorc", "bench", "triage", "diff"} <= set(names)
+    runner = CliRunner()
+    for name in names:
+        narrowed = app_for([name])
+        assert narrowed is not app
+        assert list(typer.main.get_command(narrowed).commands) == [name]  # type: ignore[attr-defined]
+        for args in ([name, "--help"], [name, "--no-such-option"], [name, "-x", "1"]):
+            whole = runner.invoke(app, args, prog_name="legacydoc", env={"COLUMNS": "100"})
+            alone = runner.invoke(narrowed, args, prog_name="legacydoc", env={"COLUMNS": "100"})
+            assert (alone.exit_code, alone.output) == (whole.exit_code, whole.output), (name, args)
+    # not a command: the whole app, so its errors (and --help) name every command
+    for args in ([], ["--help"], ["--lang", "zh", "check"], ["chek"], ["che"]):
+        assert app_for(args) is app
