@@ -267,6 +267,7 @@ def probe(
 def _import_diagnosis() -> None:
     """Import the modules that diagnosing and rendering a check use."""
     import legacydoc.checkup  # noqa: F401
+    import legacydoc.diagnose  # noqa: F401
     import legacydoc.plan.command  # noqa: F401
     import legacydoc.plan.planner  # noqa: F401
     import legacydoc.render.check_text  # noqa: F401
@@ -306,9 +307,6 @@ def check(
 
     Exit code: 0 no error found, 1 errors found (or warnings with --strict), 2 bad usage.
     """
-    from legacydoc.diagnose import diagnose
-    from legacydoc.render.summary import use_color
-
     if lang is not None:
         _use_lang(lang)
     _use_shell(shell)
@@ -347,7 +345,9 @@ def check(
     # Redacted facts in, so every format agrees with the report and with a replay of it.
     redactor = _redactor(record, no_redact)
     from legacydoc import shells
+    from legacydoc.diagnose import diagnose  # imported while the probes ran (_import_diagnosis)
     from legacydoc.plan.command import scan_project
+    from legacydoc.render.summary import use_color
 
     result = diagnose(record, rules, redactor, source,
                       project=scan_project(project, home=Path.home() if facts_file is None else None))
