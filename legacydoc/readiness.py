@@ -27,12 +27,21 @@ def _recorded_table(record: Mapping[str, Any], table: str) -> bool:
     return isinstance(value, Mapping) and bool(value) and not value.get("probe_error")
 
 
+def _macos_without_smi(record: Mapping[str, Any]) -> bool:
+    """macOS, where nvidia-smi does not exist (its man page: Linux and 64-bit Windows only),
+    so its absence says nothing about the driver."""
+    return get(record, "system.os") == "darwin" and get(record, "gpu.nvidia_smi.found") is False
+
+
 def gpu_usable(record: Mapping[str, Any]) -> Optional[bool]:
     """nvidia-smi ran fine and listed at least one GPU. None: nvidia-smi was not recorded,
-    or it answered but the devices were not recorded."""
+    or it answered but the devices were not recorded. On macOS: False without the CUDA
+    driver for macOS, else None (nothing there lists the GPUs)."""
     smi = get(record, "gpu.nvidia_smi")
     if not isinstance(smi, Mapping) or not smi:
         return None
+    if _macos_without_smi(record):
+        return False if get(record, "gpu.macos_cuda_driver") is False else None
     if smi.get("found") is False or smi.get("timed_out") is True:
         return False if smi.get("found") is False else None
     rc = smi.get("rc")
@@ -48,6 +57,8 @@ def gpu_usable(record: Mapping[str, Any]) -> Optional[bool]:
 
 def gpu_failure_text(record: Mapping[str, Any]) -> str:
     """What nvidia-smi said, in a few words, for a reason line."""
+    if _macos_without_smi(record) and get(record, "gpu.macos_cuda_driver") is False:
+        return tr("the CUDA driver for macOS is not installed")
     if get(record, "gpu.nvidia_smi.found") is False:
         return tr("nvidia-smi was not found")
     output = get(record, "gpu.nvidia_smi.output")

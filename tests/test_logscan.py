@@ -96,6 +96,7 @@ def test_windows_messages_in_either_language_and_split_paths(line: str, message:
     ('GpuArrayException: Could not load "nvrtc64_70.dll"', "pygpu-could-not-load-nvrtc-dll"),
     ("Could not load \"libnvrtc.so\"", "pygpu-could-not-load-libnvrtc"),
     ("Could not load \"nvcuda.dll\"", "pygpu-could-not-load-libcuda"),
+    ("Could not load \"/Library/Frameworks/CUDA.framework/CUDA\"", "pygpu-could-not-load-macos-cuda-driver"),
 ])
 def test_libgpuarrays_load_errors_match_without_their_reason(line: str, message: str) -> None:
     assert message in {m.id for m in logscan.scan(line + "\n")}

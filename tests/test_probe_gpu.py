@@ -288,6 +288,7 @@ def no_real_proc(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setattr(gpu, "PROC_DRIVER_VERSION", str(target))
     monkeypatch.setattr(gpu, "PROC_MODULES", str(tmp_path / "proc-modules"))
     monkeypatch.setattr(gpu, "UVM_DEVICE_NODE", str(tmp_path / "dev-nvidia-uvm"))
+    monkeypatch.setattr(gpu, "MACOS_CUDA_DRIVER", str(tmp_path / "CUDA.framework" / "CUDA"))
     return target
 
 
@@ -625,3 +626,34 @@ def test_driver_api_output_parsing() -> None:
     assert gpu.parse_driver_api_output("libcuda.so.1 100 0") is None  # CUDA_ERROR_NO_DEVICE etc.
     assert gpu.parse_driver_api_output("") is None
     assert gpu.parse_driver_api_output("x 0 99999999999") is None
+
+
+def test_macos_records_its_cuda_driver_not_nvidia_smi(ctx_factory: Any, tmp_path: Path, no_real_proc: Path) -> None:
+    """macOS has no nvidia-smi with any driver: the probe records whether the CUDA driver
+    for macOS (the file libgpuarray loads) is there, and only on macOS."""
+    empty = tmp_path / "nothing-here"
+    empty.mkdir()
+    base = ctx_factory(env={"PATH": str(empty)})
+    darwin = dataclasses.replace(base, platform="darwin")
+    table = gpu.collect(darwin)
+    assert table["macos_cuda_driver"] is False and table["nvidia_smi"]["found"] is False
+    assert gpu.summary_line(table) == "no CUDA driver for macOS"
+    framework = Path(gpu.MACOS_CUDA_DRIVER)
+    framework.parent.mkdir()
+    framework.write_bytes(b"not a loadable library here")  # present; the driver API then answers nothing
+    table = gpu.collect(darwin)
+    assert table["macos_cuda_driver"] is True and "driver_cuda_api_version" not in table
+    assert gpu.summary_line(table) == "CUDA driver for macOS"
+    assert toml_roundtrip(table) == table
+    assert "macos_cuda_driver" not in gpu.collect(dataclasses.replace(base, platform="linux"))
+    assert "macos_cuda_driver" not in gpu.collect(dataclasses.replace(base, platform="win32"))
+
+
+def test_macos_cuda_driver_check_tells_unknown_from_absent(tmp_path: Path) -> None:
+    assert gpu.macos_cuda_driver_exists(str(tmp_path / "absent")) is False
+    assert gpu.macos_cuda_driver_exists(str(tmp_path)) is False  # a folder is not the library
+    plain = tmp_path / "file"
+    plain.write_text("x")
+    assert gpu.macos_cuda_driver_exists(str(plain)) is True
+    assert gpu.macos_cuda_driver_exists(str(plain / "below-a-file")) is False  # ENOTDIR: not there
+    assert gpu.macos_cuda_driver_exists("bad\0path") is None  # the OS cannot be asked about it

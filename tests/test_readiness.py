@@ -85,3 +85,37 @@ def test_the_blas_fix_is_what_theanorc_write_would_write(fixture: Path) -> None:
     if fix is not None:
         assert fix == ("[blas]\nldflags = %s" % flags if flags else fix)
         assert flags or (fix.startswith("Install a BLAS") and "-lopenblas" not in fix)
+
+
+def _as_a_mac(record: dict, driver: bool) -> dict:
+    """The healthy record moved to macOS as the probe records it there: no nvidia-smi at all,
+    and the CUDA driver for macOS there or not."""
+    mac = copy.deepcopy(record)
+    mac["system"]["os"] = "darwin"
+    mac["gpu"] = {"nvidia_smi": {"found": False, "searched": ["PATH"]}, "macos_cuda_driver": driver}
+    return mac
+
+
+def test_on_macos_nvidia_smi_absent_is_no_evidence_the_cuda_driver_is() -> None:
+    without = _as_a_mac(_healthy(), driver=False)
+    assert readiness.gpu_usable(without) is False
+    assert readiness.gpu_failure_text(without) == "the CUDA driver for macOS is not installed"
+    result = run_check(without, RULES)
+    fired = {d.id for d in result.every()}
+    assert "LD215" in fired and "LD200" not in fired
+    assert {a.name: a.summary for a in result.areas}["gpu"].startswith("no CUDA driver for macOS")
+    assert result.facts["derived"]["theano"]["runs_on"] == "cpu"
+    assert generate(without, effective_config(without)).lines[0].value == "cpu"
+    # The driver is there: nothing lists the GPUs on macOS, so whether one works is unknown,
+    # and neither "no driver" rule may claim otherwise.
+    present = _as_a_mac(_healthy(), driver=True)
+    present["gpu"]["driver_cuda_api_version"] = "10.1"
+    assert readiness.gpu_usable(present) is None
+    checked = run_check(present, RULES)
+    assert not {d.id for d in checked.every()} & {"LD200", "LD215"}
+    assert {a.name: a.summary for a in checked.areas}["gpu"].startswith("CUDA driver for macOS (CUDA 10.1)")
+    # Linux keeps its nvidia-smi answer
+    linux = copy.deepcopy(without)
+    linux["system"]["os"] = "linux"
+    assert readiness.gpu_usable(linux) is False
+    assert "LD200" in {d.id for d in run_check(linux, RULES).every()}

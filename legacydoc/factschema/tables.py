@@ -92,6 +92,8 @@ GPU = fact_table({
     "driver_cuda_api_version": STR,  # new: cuDriverGetVersion as "9.0"
     # Linux: nvidia_uvm in /proc/modules, and /dev/nvidia-uvm a character device
     "uvm_module_loaded": BOOL, "uvm_device_node": BOOL,
+    # macOS (no nvidia-smi there): /Library/Frameworks/CUDA.framework/CUDA is installed
+    "macos_cuda_driver": BOOL,
 })
 
 # --- cuda (probes/cuda.py) ------------------------------------------------------------------------

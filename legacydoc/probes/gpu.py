@@ -18,6 +18,11 @@ unified-memory module (nvidia_uvm, in /proc/modules) is loaded and its device no
 /dev/nvidia-uvm exists, because CUDA needs both and cuInit fails with "unknown error"
 when the driver could not load them on first use.
 
+macOS has no nvidia-smi (nvidia-smi(1): Linux and 64-bit Windows only): there the probe
+records whether the CUDA driver for macOS is installed, as the file libgpuarray loads
+(/Library/Frameworks/CUDA.framework/CUDA, src/loaders/libcuda.c), and asks that driver
+for its CUDA level.
+
 The probe records; it does not judge.
 """
 
@@ -43,6 +48,7 @@ FORMAT_ARG = "--format=csv,noheader,nounits"
 PROC_DRIVER_VERSION = "/proc/driver/nvidia/version"
 PROC_MODULES = "/proc/modules"
 UVM_DEVICE_NODE = "/dev/nvidia-uvm"
+MACOS_CUDA_DRIVER = "/Library/Frameworks/CUDA.framework/CUDA"
 # /proc/modules holds one short line per loaded module: a few hundred lines at most.
 PROC_MODULES_LIMIT = 1024 * 1024
 # How many lines of the first command's output the convenience fact keeps: error
@@ -238,6 +244,16 @@ def uvm_device_node_exists(path: str) -> Optional[bool]:
         return None
 
 
+def macos_cuda_driver_exists(path: str) -> Optional[bool]:
+    """Whether the CUDA driver for macOS is installed; None when that cannot be told."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except (OSError, ValueError):
+        return None
+
+
 def query_argv(path: str, fields: Sequence[str]) -> list[str]:
     return [path, "--query-gpu=" + ",".join(fields), FORMAT_ARG]
 
@@ -262,6 +278,14 @@ def collect(ctx: ProbeContext) -> dict[str, Any]:
                            ("uvm_device_node", uvm_device_node_exists(UVM_DEVICE_NODE))):
             if value is not None:
                 table[key] = value
+    if ctx.family == "darwin":
+        present = macos_cuda_driver_exists(MACOS_CUDA_DRIVER)
+        if present is not None:
+            table["macos_cuda_driver"] = present
+        if present:  # nvidia-smi never answers here: the driver itself says its CUDA level
+            api = driver_api_cuda_version(ctx)
+            if api:
+                table["driver_cuda_api_version"] = api
     if path is not None:
         _run_nvidia_smi(ctx, path, table, smi)
     if smi.get("rc") == 0 and not smi.get("timed_out") and not table.get("driver_cuda_version"):
@@ -290,7 +314,7 @@ DRIVER_API_SCRIPT = (
 DRIVER_LIBRARIES = {
     "linux": ("libcuda.so.1", "libcuda.so"),
     "windows": ("nvcuda.dll",),
-    "darwin": ("/usr/local/cuda/lib/libcuda.dylib", "libcuda.dylib"),
+    "darwin": (MACOS_CUDA_DRIVER, "/usr/local/cuda/lib/libcuda.dylib", "libcuda.dylib"),
 }
 
 
@@ -377,6 +401,11 @@ def summary_line(table: Any) -> str:
         return "not probed"
     found = table.get("nvidia_smi")
     smi: dict[str, Any] = found if isinstance(found, dict) else {}
+    if not smi.get("found") and "macos_cuda_driver" in table:  # macOS: no nvidia-smi there
+        if not table["macos_cuda_driver"]:
+            return "no CUDA driver for macOS"
+        level = table.get("driver_cuda_api_version")
+        return "CUDA driver for macOS" + (" (CUDA %s)" % level if level else "")
     if not smi.get("found"):
         return "nvidia-smi not found"
     if smi.get("timed_out"):

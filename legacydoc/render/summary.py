@@ -100,6 +100,11 @@ def _packages(t: Mapping[str, Any]) -> list[str]:
 
 def _gpu(t: Mapping[str, Any]) -> list[str]:
     smi = t.get("nvidia_smi", {})
+    if "macos_cuda_driver" in t and not smi.get("found", False):  # macOS: no nvidia-smi there
+        if not t["macos_cuda_driver"]:
+            return [tr("no CUDA driver for macOS (CUDA.framework)")]
+        level = t.get("driver_cuda_api_version")
+        return [tr("CUDA driver for macOS (CUDA %s)") % level if level else tr("CUDA driver for macOS")]
     if not smi.get("found", False):
         return [tr("nvidia-smi not found")]
     lines = []

@@ -48,8 +48,7 @@ def check_gpu(ctx: Context) -> None:
         )
     gpu = readiness.gpu_usable(ctx.record)
     if gpu is False:
-        output = get(ctx.record, "gpu.nvidia_smi.output") or (tr("nvidia-smi was not found") if not get(
-            ctx.record, "gpu.nvidia_smi.found") else tr("nvidia-smi listed no GPU"))
+        output = readiness.gpu_failure_text(ctx.record)
         ctx.add(
             "cuda-without-gpu", "error",
             tr("%s: %s=%s asks for the GPU, but no working NVIDIA GPU was found (%s); Theano logs \"Could not "
