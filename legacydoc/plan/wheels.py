@@ -34,7 +34,7 @@ class Wheels:
 
     def has_wheel(self, package: str, version: str, python: str, os_family: str) -> bool:
         row = self.row(package, version)
-        return bool(row) and python in (row or {}).get(OS_KEYS.get(os_family, "linux"), [])
+        return row is not None and _row_has_wheel(row, python, os_family)
 
     def newest(self, package: str, python: str, os_family: str, within: str = "",
                numpy: Optional[str] = None) -> Optional[str]:
@@ -42,8 +42,8 @@ class Wheels:
         scipy, one that accepts this numpy), or None."""
         spec = parse_specifier(within)
         best: Optional[Version] = None
-        for row in self.rows:
-            if row["package"] != package or not self.has_wheel(package, str(row["version"]), python, os_family):
+        for row in self.rows:  # the row itself, not a second search for it per row
+            if row["package"] != package or not _row_has_wheel(row, python, os_family):
                 continue
             version = Version(str(row["version"]))
             if spec is not None and version not in spec:
@@ -61,6 +61,10 @@ class Wheels:
             if row["package"] == package and python in row["python"] and key in row["os"]:
                 return row
         return None
+
+
+def _row_has_wheel(row: Mapping[str, Any], python: str, os_family: str) -> bool:
+    return python in row.get(OS_KEYS.get(os_family, "linux"), [])
 
 
 def admits(spec: str, version: str) -> bool:
