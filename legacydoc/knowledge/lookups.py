@@ -120,7 +120,7 @@ class Knowledge:
 
     def __init__(self, loaded: Mapping[str, Table]) -> None:
         self._tables = dict(loaded)
-        self._regex_cache: dict[str, list[tuple[re.Pattern[str], dict[str, Any]]]] = {}
+        self._regex_cache: dict[str, dict[int, re.Pattern[str]]] = {}
 
     def table(self, name: str) -> Table:
         try:
@@ -131,13 +131,17 @@ class Knowledge:
     def _rows(self, table: str, key: str) -> list[dict[str, Any]]:
         return self.table(table).rows(key)
 
-    def _matchers(self, table: str, key: str) -> list[tuple[re.Pattern[str], dict[str, Any]]]:
-        cache_key = table + "." + key
-        if cache_key not in self._regex_cache:
-            self._regex_cache[cache_key] = [
-                (re.compile(row["pattern"], re.IGNORECASE), row) for row in self._rows(table, key)
-            ]
-        return self._regex_cache[cache_key]
+    def _first_match(self, table: str, key: str, text: str) -> Optional[dict[str, Any]]:
+        """The first row whose pattern matches ``text``. Patterns are compiled as the search
+        reaches them: compiling all 70 GPU-name patterns up front took 4 ms of a check."""
+        compiled = self._regex_cache.setdefault(table + "." + key, {})
+        for index, row in enumerate(self._rows(table, key)):
+            pattern = compiled.get(index)
+            if pattern is None:
+                pattern = compiled[index] = re.compile(row["pattern"], re.IGNORECASE)
+            if pattern.search(text):
+                return row
+        return None
 
     # ---- CUDA releases and drivers ----------------------------------------------------
 
@@ -262,10 +266,8 @@ class Knowledge:
         """The first gpu_compute_capability rule matching the name (has 'cc', maybe 'also')."""
         if not isinstance(gpu_name, str) or not gpu_name.strip():
             return None
-        for pattern, row in self._matchers("gpu_compute_capability", "rule"):
-            if pattern.search(gpu_name):
-                return dict(row)
-        return None
+        row = self._first_match("gpu_compute_capability", "rule", gpu_name)
+        return dict(row) if row is not None else None
 
     def compute_capability(self, gpu_name: Any) -> Optional[str]:
         row = self.gpu_rule(gpu_name)
@@ -275,10 +277,8 @@ class Knowledge:
         """Peak FP32 TFLOPS at reference boost clock, per device."""
         if not isinstance(gpu_name, str) or not gpu_name.strip():
             return None
-        for pattern, row in self._matchers("gpu_peak", "gpu"):
-            if pattern.search(gpu_name):
-                return float(row["tflops"])
-        return None
+        row = self._first_match("gpu_peak", "gpu", gpu_name)
+        return float(row["tflops"]) if row is not None else None
 
     def nvidia_smi_failure(self, output: Any, rc: Any = None) -> Optional[str]:
         """The failure-catalogue id whose message regex matches nvidia-smi's output; when
