@@ -38,6 +38,8 @@ DERIVED: dict[str, str] = {
     "theano.release_known": "the Theano release is in the knowledge table",
     "theano.version_unknown": "Theano's release was not recorded (and Theano is not known to be absent)",
     "theano.failures": "ids of known failures that this Theano/Python/numpy/cuDNN combination hits",
+    "theano.failure.<name>": "whether this combination hits the failure <name>; a failure whose deciding version "
+    "(Python, numpy, cuDNN) is not recorded is left out (unknown)",
     "theano.device": "the device Theano is configured for (cpu, cuda, cuda0, gpu, ...)",
     "theano.wants_gpu": "that device is a GPU one (cuda*, opencl*, gpu*)",
     "theano.backend": "old (device=gpu*, theano.sandbox.cuda) | gpuarray (cuda*/opencl*, pygpu) | cpu",
@@ -671,14 +673,11 @@ def theano_facts(facts: Mapping[str, Any], flavour: Mapping[str, Any]) -> tuple[
     header = next(
         (h for h in get(facts, "cudnn.headers", []) or [] if isinstance(h, Mapping) and h.get("version_number")), None
     )
-    failures = knowledge.default().theano_failures(
-        dist,
-        flavour["version"],
-        python=python,
-        numpy=_dist(facts, "numpy").get("version"),
-        cudnn_macro=(header or {}).get("version_number"),
-    )
+    versions = {"python": python, "numpy": _dist(facts, "numpy").get("version"),
+                "cudnn_macro": (header or {}).get("version_number")}
+    failures = knowledge.default().theano_failures(dist, flavour["version"], **versions)
     out["failures"] = [f["id"] for f in failures]
+    out["failure"] = knowledge.default().theano_failure_verdicts(dist, flavour["version"], **versions)
     return out, release
 
 

@@ -12,6 +12,8 @@ DERIVED = Table({
     "theano": Table({
         "flavour": STR, "version": STR, "both_installed": BOOL, "python_ok": BOOL, "python_verdict": STR,
         "python_range": STR, "release_known": BOOL, "version_unknown": BOOL, "failures": list_of(STR),
+        # failure id (rules/knowledge/theano_releases.toml) -> hit or not; left out when unknown
+        "failure": MapOf(BOOL, r"[a-z0-9][a-z0-9-]*"),
         "device": STR, "wants_gpu": BOOL,
         "backend": STR, "device_index": INT, "device_exists": BOOL, "runs_on": STR, "cpu_reasons": list_of(STR),
         "unknown_reasons": list_of(STR), "backend_known": BOOL, "backend_from_log": STR, "visible_gpus": INT,

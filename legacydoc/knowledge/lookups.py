@@ -70,6 +70,11 @@ def _in_spec(version: Optional[Version], spec: Any) -> bool:
     return version is not None and parsed is not None and parsed.contains(version, prereleases=True)
 
 
+def _spec_verdict(version: Optional[Version], spec: Any) -> Optional[bool]:
+    """Inside the specifier: True or False, None when the version is not known."""
+    return None if version is None else _in_spec(version, spec)
+
+
 def _normalize_dist(name: Any) -> Optional[str]:
     from legacydoc.probes.target_script import normalise
 
@@ -489,6 +494,33 @@ class Knowledge:
                 found.append(dict(row))
         return found
 
+    def theano_failure_verdicts(
+        self,
+        dist: Any,
+        version: Any,
+        python: Any = None,
+        numpy: Any = None,
+        cudnn_macro: Any = None,
+    ) -> dict[str, bool]:
+        """Failure id -> whether this dist/version hits it given the other versions, for
+        every failure the table knows; a failure whose deciding version (Python, numpy,
+        cuDNN) is not given is left out: unknown, not absent. Empty when the release is."""
+        wanted, parsed = _normalize_dist(dist), _version(version)
+        if wanted is None or parsed is None:
+            return {}
+        given = {"python": _version(python), "numpy": _version(numpy), "cudnn_macro": _version(cudnn_macro)}
+        out: dict[str, bool] = {}
+        for row in self._rows("theano_releases", "failure"):  # ids are unique (tests/test_knowledge_failures.py)
+            if wanted not in {_normalize_dist(d) for d in row["dists"]} or not _in_spec(parsed, row["applies"]):
+                out[row["id"]] = False
+                continue
+            answers = [_spec_verdict(value, row[cond]) for cond, value in given.items() if cond in row]
+            if False in answers:
+                out[row["id"]] = False
+            elif None not in answers:
+                out[row["id"]] = True
+        return out
+
     def theano_failures(
         self,
         dist: Any,
@@ -500,15 +532,8 @@ class Knowledge:
         """Known failures that fire for this dist/version given the other versions. A
         failure conditioned on python/numpy/cudnn_macro only fires when that value is given
         and inside its specifier."""
-        wanted, parsed = _normalize_dist(dist), _version(version)
-        if wanted is None or parsed is None:
-            return []
-        given = {"python": _version(python), "numpy": _version(numpy), "cudnn_macro": _version(cudnn_macro)}
-        result = []
-        for row in self._failures_for(wanted, parsed):
-            if all(cond not in row or _in_spec(value, row[cond]) for cond, value in given.items()):
-                result.append(row)
-        return result
+        hit = self.theano_failure_verdicts(dist, version, python=python, numpy=numpy, cudnn_macro=cudnn_macro)
+        return [dict(row) for row in self._rows("theano_releases", "failure") if hit.get(row["id"]) is True]
 
 
 def _digits(text: Optional[str]) -> bool:
