@@ -133,7 +133,9 @@ DERIVED: dict[str, str] = {
     "cache.foreign_dirs": "compiledir_* folders built by another Python version than the target's",
     "cache.stale_locks": "compile cache lock folders older than Theano's own 120 s lock timeout",
     "log.found": "a log was given (check --log) and legacydoc recognised at least one message in it",
-    "log.rules": "the rules the recognised messages are evidence for (rules/messages/*.toml)",
+    "log.rules": "the rules the recognised messages are evidence for (rules/messages/*.toml), with those "
+    "recognised in the import check's own errors",
+    "log.import_check_ids": "catalogue messages recognised in the errors of the import check (check --import-check)",
     "log.cuda_runtime_error": "the CUDA runtime's error text the old back-end reported for a call at start-up "
     "(e.g. 'unknown error'), lower case",
     "log.gpu_unpickle_failed": "the log shows Theano failing to unpickle an array saved from a GPU run (false when "
@@ -887,25 +889,53 @@ def runtime_passed_driver_check(facts: Mapping[str, Any]) -> bool:
     return error is not None and not error.startswith(INSUFFICIENT_DRIVER[:30])
 
 
+def import_check_errors(facts: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(module, error line) of each import the import check saw fail (not skipped)."""
+    checks = get(facts, "packages.import_check")
+    if not isinstance(checks, Mapping):
+        return []
+    return [(str(module), check["error"]) for module, check in checks.items()
+            if isinstance(check, Mapping) and check.get("ok") is False and not check.get("skipped")
+            and isinstance(check.get("error"), str)]
+
+
+def import_check_matches(facts: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """(module, message id, matched text) for the catalogue messages in the import check's
+    errors: the exception an import stopped on is a log line like any other."""
+    errors = import_check_errors(facts)
+    if not errors:
+        return []
+    from legacydoc.logscan import scan
+
+    return [(module, match.id, match.text) for module, error in errors for match in scan(error)]
+
+
 def log_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
-    """What the messages found in a log are evidence for (absent when no log was given)."""
+    """What the messages found in a log, or in the import check's errors, are evidence for
+    (absent when there is neither)."""
     ids = get(facts, "log.ids")
-    if not isinstance(ids, list):
+    from_imports = list(dict.fromkeys(message_id for _m, message_id, _t in import_check_matches(facts)))
+    if not isinstance(ids, list) and not from_imports:
         return {}
     from legacydoc.messages import by_id, catalogue
 
     known = by_id(catalogue())
     rules: list[str] = []
-    for message_id in ids:
+    every_id = [*(ids if isinstance(ids, list) else []), *from_imports]
+    for message_id in every_id:
         message = known.get(str(message_id))
         for rule in message.rules if message is not None else ():
             if rule not in rules:
                 rules.append(rule)
-    out: dict[str, Any] = {"found": bool(ids), "rules": rules}
+    out: dict[str, Any] = {"rules": rules}
+    if isinstance(ids, list):
+        out["found"] = bool(ids)
+    if from_imports:
+        out["import_check_ids"] = from_imports
     runtime_error = log_cuda_runtime_error(facts)
     if runtime_error:
         out["cuda_runtime_error"] = runtime_error
-    unpickle = gpu_unpickle_failed(facts, ids)
+    unpickle = gpu_unpickle_failed(facts, every_id)
     if unpickle is not None:
         out["gpu_unpickle_failed"] = unpickle
     return out

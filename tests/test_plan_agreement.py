@@ -163,6 +163,7 @@ def _end_state(record: dict[str, Any], plan: Any) -> dict[str, Any]:
         if isinstance(packages.get("found"), list) and name.lower() not in packages["found"]:
             packages["found"].append(name.lower())
     packages.pop("theano_claimed_by", None)
+    packages.pop("import_check", None)  # like the log: what the old setup's imports said
     packages.pop("theano_version_text", None)
     config = after.setdefault("theano_config", {})
     files = config.get("files") or []

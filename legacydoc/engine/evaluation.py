@@ -243,20 +243,27 @@ def diagnose(rule: Rule, facts: Mapping[str, Any], item: Any, from_log: bool = F
 
 
 def log_evidence(rule_id: str, facts: Mapping[str, Any]) -> list[str]:
-    """The log lines (as matched) of the messages that are evidence for this rule."""
-    matches = get(facts, "log.matches")
-    if not isinstance(matches, list) or rule_id not in (get(facts, "derived.log.rules") or []):
+    """The log lines (as matched) of the messages that are evidence for this rule, and the
+    import check's errors that are."""
+    if rule_id not in (get(facts, "derived.log.rules") or []):
         return []
+    from legacydoc.derive import import_check_matches
     from legacydoc.errors import flat_line
     from legacydoc.messages import by_id, catalogue
 
     known = by_id(catalogue())
     out = []
-    for match in matches:
+    matches = get(facts, "log.matches")
+    for match in matches if isinstance(matches, list) else []:
         message = known.get(str(match.get("id"))) if isinstance(match, Mapping) else None
         if message is not None and rule_id in message.rules:
             line = match.get("line")
             out.append("line %s: %s" % (line if isinstance(line, int) else "?", flat_line(match.get("text", ""))))
+    if get(facts, "derived.log.import_check_ids"):
+        for module, message_id, text in import_check_matches(facts):
+            message = known.get(message_id)
+            if message is not None and rule_id in message.rules:
+                out.append("import %s: %s" % (module, flat_line(text)))
     return out[:5]
 
 

@@ -47,7 +47,8 @@ DERIVED = Table({
     "compiler": Table({"usable": BOOL}),
     "msvc": Table({"msc_ver": INT, "nvcc_msc_min": INT, "nvcc_msc_max": INT, "supported_by_nvcc": BOOL}),
     "cache": Table({"foreign_dirs": list_of(STR), "stale_locks": list_of(STR)}),
-    "log": Table({"rules": list_of(STR), "found": BOOL, "cuda_runtime_error": STR, "gpu_unpickle_failed": BOOL}),
+    "log": Table({"rules": list_of(STR), "found": BOOL, "import_check_ids": list_of(STR), "cuda_runtime_error": STR,
+                  "gpu_unpickle_failed": BOOL}),
     "keras": Table({"backend": STR, "backend_source": STR, "layout": STR, "layout_source": STR,
                     "config_path": STR}),
 })
