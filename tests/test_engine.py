@@ -274,3 +274,27 @@ def test_a_rules_repeats_come_after_every_rules_first_finding() -> None:
     assert ids.count("LD511") == 3 and "LD519" in ids, ids
     second_ld511 = [i for i, rule in enumerate(ids) if rule == "LD511"][1]
     assert ids.index("LD519") < second_ld511, ids
+
+
+def _log_only(**over) -> engine.Rule:
+    table = base_rule(title="from the log", log_only=True, **over)
+    del table["when"]
+    return rule_from_table(table, "x.toml")
+
+
+def test_a_log_only_rule_fires_on_its_message_unless_the_record_shows_the_cause_gone() -> None:
+    unless = {"fact": "packages.numpy.version", "version": "<1.24"}
+    log = {"derived": {"log": {"rules": ["T001"]}}}
+    assert [d.id for d in evaluate([_log_only(unless=unless)], {**FACTS, **log})] == ["T001"]  # numpy 2.2.1
+    older = {**FACTS, **log, "packages": {"numpy": {"name": "numpy", "version": "1.21.6"}}}
+    assert evaluate([_log_only(unless=unless)], older) == []
+    unknown = {**log, "schema": 1}  # numpy not recorded: nothing shows the cause gone
+    assert [d.id for d in evaluate([_log_only(unless=unless)], unknown)] == ["T001"]
+    assert evaluate([_log_only(unless=unless)], FACTS) == []  # no message, no finding
+
+
+def test_unless_is_only_for_log_only_rules() -> None:
+    with pytest.raises(RuleError, match="'unless' is for log_only rules"):
+        rule_from_table(base_rule(unless={"fact": "schema", "equals": 1}), "x.toml")
+    with pytest.raises(RuleError, match="unknown fact name"):
+        _log_only(unless={"fact": "packages.numpy.vers1on", "equals": "1"})

@@ -274,7 +274,10 @@ def fires(rule: Rule, facts: Mapping[str, Any], log_rules: frozenset = frozenset
     applies = truth(rule.applies, facts)
     if applies is False:
         return None
-    when = None if rule.log_only else truth(rule.when, facts)
+    if rule.log_only:
+        gone = bool(rule.unless) and truth(rule.unless, facts) is True
+        return "log" if rule.id in log_rules and not gone else None
+    when = truth(rule.when, facts)
     if when is True and applies is True:
         return "facts"
     if rule.id in log_rules and when is not False:

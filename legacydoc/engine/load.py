@@ -39,7 +39,7 @@ from legacydoc.versions import parse_specifier
 
 RULE_KEYS = frozenset({
     "id", "name", "area", "layer", "severity", "title", "why", "fix", "references", "explains",
-    "when", "for_each", "evidence", "fires", "quiet", "applies", "log_only",
+    "when", "for_each", "evidence", "fires", "quiet", "applies", "log_only", "unless",
 })
 REQUIRED_KEYS = ("id", "name", "area", "layer", "severity", "title", "why", "fix", "applies")
 # The back-ends a rule may name in `applies`: Theano's old CUDA back-end (device=gpu*,
@@ -231,6 +231,11 @@ def rule_from_table(table: Any, source: str) -> Rule:
         raise _fail(source, rule_id, "a log_only rule cannot iterate (for_each)")
     when = table.get("when", [])
     validate_condition(when, source, rule_id, scope)
+    if "unless" in table and not log_only:
+        raise _fail(source, rule_id, "'unless' is for log_only rules (a 'when' says it for the others)")
+    unless = table.get("unless", [])
+    if unless:
+        validate_condition(unless, source, rule_id, None)
     applies, applies_text = applies_condition(table["applies"], source, rule_id)
     for text_key in ("title", "why"):
         _validate_template(table[text_key], source, rule_id, scope)
@@ -262,6 +267,7 @@ def rule_from_table(table: Any, source: str) -> Rule:
         applies=applies,
         applies_text=applies_text,
         log_only=log_only,
+        unless=unless,
     )
 
 

@@ -44,8 +44,10 @@ class Rule:
     # what it says in words, for `rules explain`.
     applies: Any = ()
     applies_text: str = "any Theano, any back-end"
-    # Fires only on a message in the log (nothing in the facts could show this cause).
+    # Fires only on a message in the log (nothing in the facts could show this cause)...
     log_only: bool = False
+    # ...unless this holds: the record shows the cause gone (the log came from before).
+    unless: Any = ()
 
 
 @dataclass

@@ -44,7 +44,12 @@ def render_rule(rule: Rule) -> str:
     out.append("")
     if rule.for_each:
         out.append("For each item of: " + rule.for_each)
-    out.append("Fires when: " + _condition_text(rule.when))
+    if rule.log_only:
+        out.append("Fires when: a message in the log (check --log) or in the import check's errors is evidence for it")
+        if rule.unless:
+            out.append("Unless: " + _condition_text(rule.unless))
+    else:
+        out.append("Fires when: " + _condition_text(rule.when))
     if rule.explains:
         out.append("Explains (folds): " + ", ".join(rule.explains))
     if rule.references:
