@@ -21,6 +21,11 @@ THEANO_105 = ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.5"])
 THEANO_105_NUMPY_124 = ("3.8", ["numpy==1.24.4", "scipy==1.10.1", "Theano==1.0.5"])
 THEANO_090 = ("3.6", ["numpy==1.13.3", "scipy==1.0.1", "Theano==0.9.0"])
 THEANO_PYMC_112 = ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano-PyMC==1.1.2"])
+KERAS_231 = ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.5", "Keras==2.3.1"])
+THEANO_104_PY39 = ("3.9", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.4"])
+THEANO_104_PY310 = ("3.10", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.4"])
+# pyparsing pinned: the newest needs Python 3.9, and Python 3.6's pip would not know
+THEANO_082_PYDOT_123 = ("3.6", ["numpy==1.13.3", "scipy==1.0.1", "Theano==0.8.2", "pyparsing==2.4.7", "pydot==1.2.3"])
 
 # recording -> (venv, THEANO_FLAGS, the message it must be recognised as, the rule it points at)
 CASES = {
@@ -39,6 +44,9 @@ CASES = {
                                            "theano-compiledir-no-permission", "LD500"),
     "theano105-compiledir-no-permission": (THEANO_105, "compiledir=/proc/sys", "theano-compiledir-no-permission",
                                            "LD500"),
+    "theano104-python39": (THEANO_104_PY39, "", "python-removed-name-theano-imports", "LD103"),
+    "theano104-python310": (THEANO_104_PY310, "", "python-removed-name-theano-imports", "LD103"),
+    "theano082-pydot123": (THEANO_082_PYDOT_123, "", "pydot-find-graphviz-removed", "LD151"),
 }
 # pip's own output (not re-run: it needs the package index).
 PIP_CASES = {
@@ -67,6 +75,8 @@ SCRIPT_CASES = {
     "theano105-floatx_conv": ("theano-conv-image-kernel-dtype-mismatch", "LD537"),
     "theano105-floatx_givens": ("theano-convert-float32-into-float64", "LD537"),
     "theano105-float64_input": ("theano-input-float64-into-float32", "LD538"),
+    "theano105-deep_graph": ("theano-recursion-limit", "LD539"),
+    "keras231-dim-ordering": ("keras-dim-ordering-api-removed", "LD152"),
 }
 # Recordings of a script in real_logs/scripts/ -> (venv, script): re-run by the legacy test.
 RERUN_SCRIPTS = {
@@ -80,6 +90,8 @@ RERUN_SCRIPTS = {
     "theano105-floatx_conv": (THEANO_105, "floatx_conv.py"),
     "theano105-floatx_givens": (THEANO_105, "floatx_givens.py"),
     "theano105-float64_input": (THEANO_105, "float64_input.py"),
+    "theano105-deep_graph": (THEANO_105, "deep_graph.py"),
+    "keras231-dim-ordering": (KERAS_231, "keras_dim_ordering.py"),
 }
 # The flags that make a re-run script succeed: the fix its finding gives works.
 FIXED_BY = {
@@ -147,3 +159,16 @@ def test_real_python_and_theano_still_print_what_the_scripts_recorded(name: str,
     assert proc.returncode == 0, proc.stderr[-2000:]
     if "unpickle" in name:
         assert "theano-unpickle-gpu-on-cpu-active" in _explained(proc.stdout + proc.stderr)
+
+
+@pytest.mark.legacy
+@pytest.mark.slow
+def test_pydot_ng_beside_pydot_12_lets_theano_08_import(tmp_path: Path) -> None:
+    # LD151's second fix: Theano 0.8 imports pydot-ng before pydot
+    version, packages = THEANO_082_PYDOT_123
+    python = legacy_venv(version, packages + ["pydot-ng==2.0.0"])
+    (tmp_path / "run.py").write_text(RUN_PY)
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "THEANO_FLAGS": ""}
+    proc = subprocess.run([str(python), "run.py"], cwd=str(tmp_path), env=env, capture_output=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "pydot-find-graphviz-removed" not in _explained(proc.stdout + proc.stderr)

@@ -449,6 +449,24 @@ def test_a_hostile_keras_json_costs_only_its_own_facts(tmp_path, ctx_factory):
     assert "RecursionError" in facts["packages"]["keras_config"]["error"]
 
 
+def test_pydot_and_pydot_ng_are_recorded_for_theano_08(tmp_path, ctx_factory):
+    """Theano 0.7/0.8 call pydot.find_graphviz() at import (LD151): the probe records both."""
+    site = tmp_path / "site"
+    _dist_info(site, "Theano-0.8.2.dist-info", "Theano", "0.8.2", ["theano/__init__.py"])
+    _dist_info(site, "pydot-1.2.3.dist-info", "pydot", "1.2.3", ["pydot.py"])
+    facts = collect_with(ctx_factory(python=sys.executable, env={"PYTHONPATH": str(site)}, timeout=REAL_TIMEOUT))
+    assert facts["packages"]["pydot"]["version"] == "1.2.3"
+    assert "pydot-ng" not in facts["packages"]["found"]
+    from legacydoc.checkup import run_check
+    from legacydoc.engine import load_rules
+
+    assert "LD151" in [d.id for d in run_check(facts, load_rules()).diagnoses]
+    _dist_info(site, "pydot_ng-2.0.0.dist-info", "pydot-ng", "2.0.0", ["pydot_ng/__init__.py"])
+    facts = collect_with(ctx_factory(python=sys.executable, env={"PYTHONPATH": str(site)}, timeout=REAL_TIMEOUT))
+    assert facts["packages"]["pydot-ng"]["version"] == "2.0.0"
+    assert "LD151" not in [d.id for d in run_check(facts, load_rules()).diagnoses]
+
+
 @pytest.mark.parametrize("python", _interpreters())
 def test_egg_info_develop_and_duplicate_copies(python, tmp_path, ctx_factory):
     if python is None:

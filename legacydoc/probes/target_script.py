@@ -18,7 +18,7 @@ REPORT_VERSION = 1
 MATTERS = (
     "theano", "theano-pymc", "pygpu", "numpy", "scipy", "mkl", "mkl-service", "six",
     "nose", "aesara", "pytensor", "lasagne", "keras", "pylearn2", "chainer",
-    "tensorflow", "tensorflow-gpu", "pymc3", "pymc", "h5py", "pillow",
+    "tensorflow", "tensorflow-gpu", "pymc3", "pymc", "h5py", "pillow", "pydot", "pydot-ng",
 )
 # Conda packages worth knowing in a conda env (many have no Python metadata at all).
 CONDA_MATTERS = (
