@@ -77,6 +77,7 @@ SCRIPT_CASES = {
     "theano105-float64_input": ("theano-input-float64-into-float32", "LD538"),
     "theano105-deep_graph": ("theano-recursion-limit", "LD539"),
     "keras231-dim-ordering": ("keras-dim-ordering-api-removed", "LD152"),
+    "py38-spawn-no-guard": ("multiprocessing-spawn-without-main-guard", "LD155"),
 }
 # Recordings of a script in real_logs/scripts/ -> (venv, script): re-run by the legacy test.
 RERUN_SCRIPTS = {
