@@ -679,7 +679,10 @@ def theano_facts(facts: Mapping[str, Any], flavour: Mapping[str, Any]) -> tuple[
                 "cudnn_macro": (header or {}).get("version_number")}
     failures = knowledge.default().theano_failures(dist, flavour["version"], **versions)
     out["failures"] = [f["id"] for f in failures]
-    out["failure"] = knowledge.default().theano_failure_verdicts(dist, flavour["version"], **versions)
+    # the cuDNN probe looked and found no header: no cuDNN failure can happen
+    absent = ("cudnn_macro",) if get(facts, "cudnn.headers") == [] else ()
+    out["failure"] = knowledge.default().theano_failure_verdicts(dist, flavour["version"], absent=absent,
+                                                                 **versions)
     return out, release
 
 
@@ -889,20 +892,27 @@ def runtime_passed_driver_check(facts: Mapping[str, Any]) -> bool:
     return error is not None and not error.startswith(INSUFFICIENT_DRIVER[:30])
 
 
-def import_check_errors(facts: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """(module, error line) of each import the import check saw fail (not skipped)."""
+# The import check imports pygpu whatever the device: its failure says nothing where
+# Theano is configured for a back-end that never loads it.
+NOT_LOADED_BY_BACKEND = {"cpu": ("pygpu",), "old": ("pygpu",)}
+
+
+def import_check_errors(facts: Mapping[str, Any], backend: Any = None) -> list[tuple[str, str]]:
+    """(module, error line) of each import the import check saw fail (not skipped), but for
+    a module the configured back-end does not load."""
     checks = get(facts, "packages.import_check")
     if not isinstance(checks, Mapping):
         return []
+    unused = NOT_LOADED_BY_BACKEND.get(str(backend), ())
     return [(str(module), check["error"]) for module, check in checks.items()
             if isinstance(check, Mapping) and check.get("ok") is False and not check.get("skipped")
-            and isinstance(check.get("error"), str)]
+            and isinstance(check.get("error"), str) and module not in unused]
 
 
-def import_check_matches(facts: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+def import_check_matches(facts: Mapping[str, Any], backend: Any = None) -> list[tuple[str, str, str]]:
     """(module, message id, matched text) for the catalogue messages in the import check's
     errors: the exception an import stopped on is a log line like any other."""
-    errors = import_check_errors(facts)
+    errors = import_check_errors(facts, backend)
     if not errors:
         return []
     from legacydoc.logscan import scan
@@ -910,11 +920,12 @@ def import_check_matches(facts: Mapping[str, Any]) -> list[tuple[str, str, str]]
     return [(module, match.id, match.text) for module, error in errors for match in scan(error)]
 
 
-def log_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
+def log_facts(facts: Mapping[str, Any], backend: Any = None) -> dict[str, Any]:
     """What the messages found in a log, or in the import check's errors, are evidence for
-    (absent when there is neither)."""
+    (absent when there is neither). ``backend``: derived.theano.backend."""
     ids = get(facts, "log.ids")
-    from_imports = list(dict.fromkeys(message_id for _m, message_id, _t in import_check_matches(facts)))
+    matches = import_check_matches(facts, backend)
+    from_imports = list(dict.fromkeys(message_id for _m, message_id, _t in matches))
     if not isinstance(ids, list) and not from_imports:
         return {}
     from legacydoc.messages import by_id, catalogue
@@ -1032,7 +1043,7 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
         d["gxx.too_new_for_nvcc_era_unknown"] = nvcc_use_unknown(
             theano.get("version"), d.get("theano.backend"), d.get("theano.flavour"))
     d.update(_flat("cache", cache_facts(facts)))
-    d.update(_flat("log", log_facts(facts)))
+    d.update(_flat("log", log_facts(facts, d.get("theano.backend"))))
     d.update(_flat("keras", keras_facts(facts)))
     return _nest(d)
 

@@ -173,3 +173,28 @@ def test_pydot_ng_beside_pydot_12_lets_theano_08_import(tmp_path: Path) -> None:
     proc = subprocess.run([str(python), "run.py"], cwd=str(tmp_path), env=env, capture_output=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "pydot-find-graphviz-removed" not in _explained(proc.stdout + proc.stderr)
+
+
+# Recordings whose rule fires from the log alone (nothing else recorded): the catalogue
+# names the rule, and the rule's own conditions (when, unless, applies) let it through.
+FIRES_FROM_THE_LOG_ALONE = {
+    "theano105-floatx_update": "LD537",
+    "theano105-floatx_conv": "LD537",
+    "theano105-floatx_givens": "LD537",
+    "theano105-float64_input": "LD538",
+    "theano105-deep_graph": "LD539",
+    "theano104-python39": "LD103",
+    "theano104-python310": "LD103",
+    "theano082-pydot123": "LD151",
+    "keras231-dim-ordering": "LD152",
+    "py38-spawn-no-guard": "LD155",
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIRES_FROM_THE_LOG_ALONE))
+def test_the_rule_fires_on_the_recording_alone(name: str) -> None:
+    from legacydoc.checkup import run_check
+
+    record = {"schema": 1, "log": logscan.log_table((REAL / (name + ".txt")).read_bytes(), source="real")}
+    fired = [d.id for d in run_check(record, load_rules()).diagnoses]
+    assert FIRES_FROM_THE_LOG_ALONE[name] in fired, fired

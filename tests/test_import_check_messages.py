@@ -59,3 +59,13 @@ def test_check_replaying_a_record_shows_the_import_check_as_evidence(tmp_path: P
     assert proc.returncode == 1, proc.stderr
     found = {d["id"]: d for d in json.loads(proc.stdout)["diagnoses"]}
     assert found["LD106"]["evidence"]["log"] == ["import theano: " + NUMPY_BOOL.rstrip(".")]
+
+
+def test_pygpu_failing_to_import_is_no_evidence_where_theano_never_loads_it() -> None:
+    error = "ImportError: libgpuarray.so.3: cannot open shared object file: No such file or directory"
+    for device, counted in (("cpu", False), ("gpu", False), ("cuda", True)):
+        record = _record({"ok": True, "version": "1.0.5"})
+        record["packages"]["import_check"]["pygpu"] = {"ok": False, "error": error}
+        record["theano_config"] = {"flags": {"THEANO_FLAGS": "device=" + device}}
+        log = enrich(record)["derived"].get("log", {})
+        assert bool(log.get("import_check_ids")) == counted, device

@@ -53,3 +53,20 @@ def test_a_failure_of_other_releases_is_not_hit_whatever_is_unknown() -> None:
     # numpy-bool-alias applies to Theano 0.9 and later: 0.8.2 never hits it
     verdicts = _failure({"theano": {"name": "Theano", "version": "0.8.2"}})
     assert verdicts["numpy-bool-alias"] is False
+
+
+def test_a_failure_without_a_version_condition_is_listed_but_not_decided() -> None:
+    # old-gpu-backend hangs on a setting (device=gpu), not on a version: the list names it
+    # for the release, the verdicts leave it unknown
+    packages = {"theano": {"name": "Theano", "version": "1.0.5"}}
+    theano = enrich({"schema": 1, "packages": packages})["derived"]["theano"]
+    assert "old-gpu-backend" in theano["failures"]
+    assert "old-gpu-backend" not in theano["failure"]
+
+
+def test_no_cudnn_found_decides_the_cudnn_failures() -> None:
+    packages = {"theano": {"name": "Theano", "version": "1.0.5"}}
+    unknown = enrich({"schema": 1, "packages": packages})["derived"]["theano"]["failure"]
+    assert "cudnn8-removed-api" not in unknown  # cuDNN never looked for
+    absent = enrich({"schema": 1, "packages": packages, "cudnn": {"headers": []}})["derived"]["theano"]["failure"]
+    assert absent["cudnn8-removed-api"] is False and absent["cudnn-too-new-warning"] is False

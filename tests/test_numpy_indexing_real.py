@@ -59,6 +59,10 @@ def test_theano_104_under_numpy_121_warns_and_indexes_right(tmp_path: Path) -> N
 def test_theano_104_under_numpy_123_returns_other_values_silently(tmp_path: Path) -> None:
     proc = _run(THEANO_104_NUMPY_123, tmp_path)
     assert proc.returncode == 0 and RIGHT not in proc.stdout and "FutureWarning" not in proc.stderr
+    # the very array that was recorded: rows 0 and 1, then 1 and 2, of the input
+    recorded = (REAL / "theano104-numpy123-indexing.txt").read_text()
+    wrong = recorded[recorded.index("[[["):].strip()
+    assert proc.stdout.strip() == wrong
 
 
 @pytest.mark.legacy

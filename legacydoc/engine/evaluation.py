@@ -260,7 +260,7 @@ def log_evidence(rule_id: str, facts: Mapping[str, Any]) -> list[str]:
             line = match.get("line")
             out.append("line %s: %s" % (line if isinstance(line, int) else "?", flat_line(match.get("text", ""))))
     if get(facts, "derived.log.import_check_ids"):
-        for module, message_id, text in import_check_matches(facts):
+        for module, message_id, text in import_check_matches(facts, get(facts, "derived.theano.backend")):
             message = known.get(message_id)
             if message is not None and rule_id in message.rules:
                 out.append("import %s: %s" % (module, flat_line(text)))

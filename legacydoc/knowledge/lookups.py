@@ -11,7 +11,7 @@ prints ("V11.0.221"); cuda_driver.toml maps the last two to a toolkit update.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, Optional, cast
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -68,6 +68,10 @@ def _spec(value: Any) -> Optional[SpecifierSet]:
 def _in_spec(version: Optional[Version], spec: Any) -> bool:
     parsed = _spec(spec)
     return version is not None and parsed is not None and parsed.contains(version, prereleases=True)
+
+
+# The versions a failure row of theano_releases.toml may be conditioned on.
+FAILURE_CONDITIONS = ("python", "numpy", "cudnn_macro")
 
 
 def _spec_verdict(version: Optional[Version], spec: Any) -> Optional[bool]:
@@ -494,6 +498,25 @@ class Knowledge:
                 found.append(dict(row))
         return found
 
+    def _failure_answers(
+        self, dist: Any, version: Any, given: Mapping[str, Any], absent: Collection[str]
+    ) -> Optional[list[tuple[dict[str, Any], Optional[list[Optional[bool]]]]]]:
+        """Each failure row with the answers of its version conditions (None: the row is
+        not about this dist/release); None when the release is unknown."""
+        wanted, parsed = _normalize_dist(dist), _version(version)
+        if wanted is None or parsed is None:
+            return None
+        versions = {name: _version(value) for name, value in given.items()}
+        out: list[tuple[dict[str, Any], Optional[list[Optional[bool]]]]] = []
+        for row in self._rows("theano_releases", "failure"):
+            if wanted not in {_normalize_dist(d) for d in row["dists"]} or not _in_spec(parsed, row["applies"]):
+                out.append((row, None))
+                continue
+            # a component known to be absent (no cuDNN) cannot be in any range
+            out.append((row, [False if cond in absent else _spec_verdict(versions.get(cond), row[cond])
+                              for cond in FAILURE_CONDITIONS if cond in row]))
+        return out
+
     def theano_failure_verdicts(
         self,
         dist: Any,
@@ -501,23 +524,20 @@ class Knowledge:
         python: Any = None,
         numpy: Any = None,
         cudnn_macro: Any = None,
+        absent: Collection[str] = (),
     ) -> dict[str, bool]:
-        """Failure id -> whether this dist/version hits it given the other versions, for
-        every failure the table knows; a failure whose deciding version (Python, numpy,
-        cuDNN) is not given is left out: unknown, not absent. Empty when the release is."""
-        wanted, parsed = _normalize_dist(dist), _version(version)
-        if wanted is None or parsed is None:
-            return {}
-        given = {"python": _version(python), "numpy": _version(numpy), "cudnn_macro": _version(cudnn_macro)}
+        """Failure id -> whether this dist/version hits it given the other versions; a
+        failure whose deciding version (Python, numpy, cuDNN; ``absent`` names those known
+        not to be installed) is not given is left out: unknown, not absent. So is one with
+        no version condition at all (its condition is a setting, in words). Empty when the
+        release is unknown."""
+        rows = self._failure_answers(dist, version, {"python": python, "numpy": numpy,
+                                                     "cudnn_macro": cudnn_macro}, absent)
         out: dict[str, bool] = {}
-        for row in self._rows("theano_releases", "failure"):  # ids are unique (tests/test_knowledge_failures.py)
-            if wanted not in {_normalize_dist(d) for d in row["dists"]} or not _in_spec(parsed, row["applies"]):
+        for row, answers in rows or ():  # ids are unique (tests/test_knowledge_failures.py)
+            if answers is None or False in answers:
                 out[row["id"]] = False
-                continue
-            answers = [_spec_verdict(value, row[cond]) for cond, value in given.items() if cond in row]
-            if False in answers:
-                out[row["id"]] = False
-            elif None not in answers:
+            elif answers and None not in answers:
                 out[row["id"]] = True
         return out
 
@@ -531,9 +551,11 @@ class Knowledge:
     ) -> list[dict[str, Any]]:
         """Known failures that fire for this dist/version given the other versions. A
         failure conditioned on python/numpy/cudnn_macro only fires when that value is given
-        and inside its specifier."""
-        hit = self.theano_failure_verdicts(dist, version, python=python, numpy=numpy, cudnn_macro=cudnn_macro)
-        return [dict(row) for row in self._rows("theano_releases", "failure") if hit.get(row["id"]) is True]
+        and inside its specifier; one without such a condition is listed for the release."""
+        rows = self._failure_answers(dist, version, {"python": python, "numpy": numpy,
+                                                     "cudnn_macro": cudnn_macro}, ())
+        return [dict(row) for row, answers in rows or () if answers is not None and all(answers)]
+
 
 
 def _digits(text: Optional[str]) -> bool:
