@@ -115,7 +115,8 @@ ProjectOpt = typer.Option(
 TimeoutOpt = typer.Option(10.0, "--timeout", metavar="SECONDS", help="Limit for each external command and probe.")
 RulesOpt = typer.Option(None, "--rules", metavar="DIR", help="An extra rule pack directory (repeatable).")
 ImportCheckOpt = typer.Option(
-    False, "--import-check", metavar="", help="Also import numpy, theano and pygpu in the target interpreter."
+    False, "--import-check", metavar="",
+    help="Also import numpy, theano and pygpu (and PyMC3, Lasagne where installed) in the target interpreter.",
 )
 LogOpt = typer.Option(
     None, "--log", metavar="FILE",

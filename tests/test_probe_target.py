@@ -449,6 +449,24 @@ def test_a_hostile_keras_json_costs_only_its_own_facts(tmp_path, ctx_factory):
     assert "RecursionError" in facts["packages"]["keras_config"]["error"]
 
 
+def test_an_installed_pymc3_is_import_checked_and_its_error_read(tmp_path, ctx_factory):
+    """PyMC3 3.9-3.11.2 stop at import on a numpy without float128 (LD150): the import check
+    imports PyMC3 when it is installed, and its error line is read with the catalogue."""
+    site = tmp_path / "site"
+    _dist_info(site, "pymc3-3.11.1.dist-info", "pymc3", "3.11.1", ["pymc3/__init__.py"])
+    (site / "pymc3").mkdir()
+    (site / "pymc3" / "__init__.py").write_text("import numpy\nnumpy.dtype('float999')\n")
+    ctx = ctx_factory(python=sys.executable, env={"PYTHONPATH": str(site)}, import_check=True, timeout=REAL_TIMEOUT)
+    checks = collect_with(ctx)["packages"]["import_check"]
+    assert list(checks) == ["numpy", "pygpu", "theano", "pymc3"]
+    assert checks["pymc3"]["ok"] is False and "float999" in checks["pymc3"]["error"]
+    assert "lasagne" not in checks  # not installed, not imported
+    # without PyMC3 installed, only the three
+    plain = collect_with(ctx_factory(python=sys.executable, env={"PYTHONPATH": str(tmp_path / "empty")},
+                                     import_check=True, timeout=REAL_TIMEOUT))
+    assert list(plain["packages"]["import_check"]) == ["numpy", "pygpu", "theano"]
+
+
 def test_pydot_and_pydot_ng_are_recorded_for_theano_08(tmp_path, ctx_factory):
     """Theano 0.7/0.8 call pydot.find_graphviz() at import (LD151): the probe records both."""
     site = tmp_path / "site"

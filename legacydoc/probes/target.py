@@ -30,6 +30,9 @@ from legacydoc.probes.run import CommandResult, neutral_folder
 
 # Imported with --import-check, cheapest first: theano imports the other two anyway.
 IMPORT_MODULES = ("numpy", "pygpu", "theano")
+# Frameworks imported too when installed (distribution -> module): their import is where
+# a PyMC3 or Lasagne project first fails. Not Keras: its first import writes ~/.keras.
+FRAMEWORK_IMPORTS = {"pymc3": "pymc3", "lasagne": "lasagne"}
 REPORT_KEY = target_script.REPORT_KEY
 IMPORT_KEY = "legacydoc_import_check"
 
@@ -289,15 +292,19 @@ def collect(ctx: ProbeContext) -> dict[str, dict[str, Any]]:
         python["command"] = _command_fact(result, "<legacydoc target_script.py>")
 
     if ctx.import_check:
-        packages["import_check"] = _import_checks(ctx, choice.path, result)
+        found = packages.get("found")
+        frameworks = tuple(module for dist, module in FRAMEWORK_IMPORTS.items()
+                           if isinstance(found, list) and dist in found)
+        packages["import_check"] = _import_checks(ctx, choice.path, result, IMPORT_MODULES + frameworks)
     return clean({"python": python, "packages": packages})
 
 
-def _import_checks(ctx: ProbeContext, python: str, probe: CommandResult) -> dict[str, Any]:
+def _import_checks(ctx: ProbeContext, python: str, probe: CommandResult,
+                   modules: tuple[str, ...] = IMPORT_MODULES) -> dict[str, Any]:
     if probe.timed_out or probe.error:
         # don't start an interpreter that would not start or hung a moment ago
         why = "not run: the interpreter probe %s" % ("timed out" if probe.timed_out else "could not start it")
-        return {m: {"ok": False, "skipped": True, "error": why} for m in IMPORT_MODULES}
+        return {m: {"ok": False, "skipped": True, "error": why} for m in modules}
     # In parallel: theano's import can take most of the probe's time budget by itself.
     checks: dict[str, Any] = {}
     lock = threading.Lock()
@@ -310,11 +317,11 @@ def _import_checks(ctx: ProbeContext, python: str, probe: CommandResult) -> dict
         with lock:
             checks[module] = fact
 
-    threads = [threading.Thread(target=work, args=(m,), daemon=True) for m in IMPORT_MODULES]
+    threads = [threading.Thread(target=work, args=(m,), daemon=True) for m in modules]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(ctx.remaining() + 5.0)
-    for module in IMPORT_MODULES:
+    for module in modules:
         checks.setdefault(module, {"ok": False, "error": "did not finish in time"})
-    return {m: checks[m] for m in IMPORT_MODULES}
+    return {m: checks[m] for m in modules}
