@@ -74,7 +74,7 @@ def loads(text: str, source: str = "<facts>") -> dict[str, Any]:
     """Parse and check a facts record; every problem is a one-line UsageError."""
     try:
         data = locate.loads_toml(text)
-    except locate.TOMLDecodeError as exc:
+    except locate.TomlError as exc:
         raise UsageError(tr("%s: not a TOML facts file (%s)") % (source, exc)) from None
     except RecursionError:
         raise UsageError(tr("%s: not a facts file: nested too deeply to read") % source) from None

@@ -16,14 +16,10 @@ from typing import Any, Callable
 
 from legacydoc.errors import UsageError
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.9/3.10 only
-    # tomli is installed only below 3.11 (a conditional dependency), so the environment
-    # mypy runs in may not have it; unused-ignore for one that does.
-    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
-TOMLDecodeError = tomllib.TOMLDecodeError
+class TomlError(ValueError):
+    """Text that is not TOML legacydoc can read; the message is the parser's, on one line."""
+
 # Rule packs and knowledge tables are tens of KiB; a user's --rules pack is no bigger.
 MAX_DATA_FILE_BYTES = 8 * 1024 * 1024
 
@@ -72,9 +68,27 @@ def package_file_text(package: str, name: str) -> str:
     return resources.files(package).joinpath(name).read_text(encoding="utf-8")
 
 
+def _tomllib() -> Any:
+    """The TOML reader, imported on first use: with the parse cache warm a probing check
+    parses nothing, and the import costs 4 ms."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.9/3.10 only
+        # tomli is installed only below 3.11 (a conditional dependency), so the environment
+        # mypy runs in may not have it; unused-ignore for one that does.
+        import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+    return tomllib
+
+
 def loads_toml(text: str) -> dict[str, Any]:
-    """TOML text -> dict; raises TOMLDecodeError (callers word the error)."""
-    return tomllib.loads(text)
+    """TOML text -> dict; raises TomlError (callers word the error) and RecursionError.
+    A ValueError is the parser's too: an integer of more than 4,300 digits is refused by
+    int() itself (Python's limit on converting text to int), not by a TOMLDecodeError."""
+    try:
+        parsed: dict[str, Any] = _tomllib().loads(text)
+    except ValueError as exc:  # TOMLDecodeError is a ValueError
+        raise TomlError(" ".join(str(exc).split())) from None
+    return parsed
 
 
 def read_toml(path: Path, what: str, error: Callable[[str], UsageError] = UsageError) -> dict[str, Any]:
@@ -93,11 +107,11 @@ def read_toml(path: Path, what: str, error: Callable[[str], UsageError] = UsageE
     if cached is not None:
         return cached
     try:
-        parsed = tomllib.loads(text)
+        parsed = loads_toml(text)
         parsecache.store(raw, parsed)
         return parsed
-    except tomllib.TOMLDecodeError as exc:
-        raise error("%s: not valid TOML (%s)" % (path, " ".join(str(exc).split()))) from None
+    except TomlError as exc:
+        raise error("%s: not valid TOML (%s)" % (path, exc)) from None
     except RecursionError:
         raise error("%s: not valid TOML (nested too deeply to read)" % path) from None
 

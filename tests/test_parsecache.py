@@ -26,7 +26,7 @@ def test_a_parsed_file_is_read_back_from_the_cache(cache: Path, tmp_path: Path, 
     def no_parsing(_text: str) -> dict:
         raise AssertionError("parsed again")
 
-    monkeypatch.setattr(locate.tomllib, "loads", no_parsing)
+    monkeypatch.setattr(locate, "loads_toml", no_parsing)
     assert locate.read_toml(source, "rule pack") == first
 
 
