@@ -31,12 +31,34 @@ def _one_line_refusal(proc, *needles: str) -> None:
     ("gxx-count-str.toml", ("compilers.gxx_count: expected int, found str",)),
     ("theanorc-file-path-int.toml", ("theano_config.files[0].path: expected str, found int",)),
     ("schema-true.toml", ("facts schema True",)),
+    ("int-5000-digits.toml", ("not a TOML facts file", "4300 digits")),
 ])
 def test_malformed_records_are_refused_with_the_path_and_the_problem(name: str, needles: tuple) -> None:
     """Defect 6: RecursionError, and 24 crash sites on known keys with wrong kinds."""
     for command in (("check",), ("theanorc",), ("report", "-o", os.devnull + ".zip")):
         proc = run_cli(*command, "--facts", str(HOSTILE / name))
         _one_line_refusal(proc, name, *needles)
+
+
+def test_a_project_with_deeply_nested_files_is_scanned_not_a_crash(tmp_path: Path) -> None:
+    """keras.json nested 60,000 deep (in the project and in ~/.keras) and a script nested
+    past CPython's parser limit were internal errors; the script is still read by pattern."""
+    home, project = tmp_path / "home", tmp_path / "project"
+    (home / ".keras").mkdir(parents=True)
+    project.mkdir()
+    nested = "[" * 60000 + "]" * 60000
+    (home / ".keras" / "keras.json").write_text(nested)
+    (project / "keras.json").write_text(nested)
+    (project / "train.py").write_text("import lasagne\nx = " + "-" * 200000 + "1\n")
+    proc = run_cli("check", "--facts", str(REPO / "fixtures" / "seed-002-win10-gtx1660s-cuda102" / "facts.toml"),
+                   "--project", str(project), "--format", "json", env={"HOME": str(home), "USERPROFILE": str(home)})
+    assert proc.returncode in (0, 1), proc.stderr[-800:]
+    assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr
+    import json
+
+    plan = json.loads(proc.stdout)["plan"]
+    assert "Lasagne" in json.dumps(plan), plan  # the import, found by pattern
+    assert not plan["keras_json"], plan["keras_json"]
 
 
 def test_versions_of_5000_digits_are_unknown_not_a_crash() -> None:

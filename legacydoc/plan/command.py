@@ -37,7 +37,7 @@ def read_home_keras_json(found: ProjectScan, home: Path) -> None:
         return
     try:
         value = json.loads(data.decode("utf-8", "replace"))
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested deeply
         found.unreadable.append("%s: not JSON" % path)
         return
     if isinstance(value, dict):

@@ -250,7 +250,10 @@ def _scan_python(text: str, scan: ProjectScan, rel: str) -> None:
         if not vendored:
             scan._py2_imports.extend((rel, line, module) for line, module in _py2_module_imports(tree))
         images = _scipy_misc_image_use(tree) if not scan.scipy_misc_images else None
-    except (SyntaxError, ValueError):
+    # Not Python 3 (a Python 2 script), a NUL byte, or nested too deeply for the parser:
+    # CPython raises RecursionError, or MemoryError when its own stack overflows
+    # ("x = ------...1"); the file is small (MAX_BYTES), the text is read by pattern.
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         found = list(_imports_regex(text))
         match = _PY2_RE.search(text)
         if match and not vendored:
@@ -360,7 +363,7 @@ def scan(root: Path) -> ProjectScan:
             text = _read(path, out)
             try:
                 value = json.loads(text) if text is not None else None
-            except ValueError:
+            except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested deeply
                 out.unreadable.append("%s: not JSON" % rel)
                 value = None
             if isinstance(value, dict):
