@@ -53,9 +53,9 @@ class Outcome:
     why: str = ""  # for a miss: what each root-cause rule made of the facts
 
 
-def cases() -> list[Case]:
+def cases(root: Path = TICKETS) -> list[Case]:
     out = []
-    for folder in sorted(p for p in TICKETS.iterdir() if p.is_dir()):
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
         expect = loads_toml((folder / "expect.toml").read_text(encoding="utf-8"))
         out.append(Case(folder.name, folder, expect))
     return out
@@ -109,9 +109,9 @@ def why_missed(case: Case, rules: list[Rule], result: CheckResult) -> str:
     return "; ".join(parts)
 
 
-def run(with_log: bool, rules: Optional[list[Rule]] = None) -> list[Outcome]:
+def run(with_log: bool, rules: Optional[list[Rule]] = None, root: Path = TICKETS) -> list[Outcome]:
     rules = rules if rules is not None else load_rules()
-    return [score(case, rules, with_log) for case in cases()]
+    return [score(case, rules, with_log) for case in cases(root)]
 
 
 def recall(outcomes: list[Outcome]) -> float:
