@@ -298,3 +298,26 @@ def test_unless_is_only_for_log_only_rules() -> None:
         rule_from_table(base_rule(unless={"fact": "schema", "equals": 1}), "x.toml")
     with pytest.raises(RuleError, match="unknown fact name"):
         _log_only(unless={"fact": "packages.numpy.vers1on", "equals": "1"})
+
+
+def test_a_message_an_error_in_the_facts_accounts_for_is_no_evidence_for_its_other_causes() -> None:
+    """"64-bit mode not compiled in" names three causes (LD404, LD406, LD402). A record that
+    shows a 32-bit g++ under a 64-bit Python proves LD404; a missing libpython (LD406) or
+    several toolchains (LD402) are then not what the message shows. Without the bitness
+    facts, all three stay candidates."""
+    from legacydoc import logscan
+    from legacydoc.checkup import run_check
+    from legacydoc.engine import load_rules
+
+    line = b"cc1plus.exe: sorry, unimplemented: 64-bit mode not compiled in\n"
+    base = {"schema": 1, "system": {"os": "windows"}, "log": logscan.log_table(line, source="log.txt")}
+    rules = load_rules()
+    bare = [d.id for d in run_check(base, rules, source="test").diagnoses]
+    assert {"LD406", "LD402"} <= set(bare), bare
+    proven = {**base, "python": {"bits": 64},
+              "compilers": {"found": True, "gxx": {"found": True, "bits": 32, "target": "i686-w64-mingw32"}}}
+    ids = [d.id for d in run_check(proven, rules, source="test").diagnoses]
+    assert ids[0] == "LD404" and "LD406" not in ids and "LD402" not in ids, ids
+    # the facts prove it, and the log is quoted as its evidence all the same
+    first = run_check(proven, rules, source="test").diagnoses[0]
+    assert any("64-bit mode not compiled in" in quoted for quoted in first.evidence.get("log", [])), first.evidence

@@ -294,27 +294,67 @@ def unknown_rules(rules: Iterable[Rule], facts: Mapping[str, Any]) -> dict[str, 
     read that are not in the record: what a fuller record would settle."""
     out: dict[str, list[str]] = {}
     for rule in rules:
-        if rule.log_only or truth(rule.applies, facts) is False:
+        applies = truth(rule.applies, facts)
+        if rule.log_only or applies is False:
             continue  # decided by a log, or about another Theano era
         if rule.for_each:
             items = lookup(facts, rule.for_each, None)
-            undecided = not isinstance(items, list)
+            undecided = not isinstance(items, list) or (
+                applies is None and any(matches(rule.when, facts, item) for item in items))
         else:
-            undecided = truth(rule.when, facts) is None
+            when = truth(rule.when, facts)
+            # true, but whether it is about this Theano release or back-end is not known
+            undecided = when is None or (when is True and applies is None)
         if undecided:
             names: list[str] = [rule.for_each] if rule.for_each else []
             condition_facts(rule.when, names)
+            if applies is None:
+                condition_facts(rule.applies, names)
             missing = [n for n in dict.fromkeys(names)
                        if not n.startswith("item") and lookup(facts, n, None) is MISSING]
             out[rule.id] = missing
     return out
 
 
+def _proven_error(rule: Rule, facts: Mapping[str, Any]) -> bool:
+    """The facts alone make this rule fire as an error (not a log's evidence)."""
+    if rule.severity != "error" or rule.log_only or truth(rule.applies, facts) is not True:
+        return False
+    if rule.for_each:
+        items = lookup(facts, rule.for_each, None)
+        return any(matches(rule.when, facts, item) for item in (items if isinstance(items, list) else []))
+    return truth(rule.when, facts) is True
+
+
+def log_candidates(rules: Iterable[Rule], facts: Mapping[str, Any]) -> frozenset:
+    """The rules a message in the log (or the import check) is evidence for, less those of
+    a message the facts already account for: when one of a message's causes is an error
+    the record proves ("64-bit mode not compiled in" with a 32-bit g++ recorded), its other
+    candidate causes (a missing libpython, several toolchains) are not what it shows."""
+    every = get(facts, "derived.log.rules") or []
+    if not every:
+        return frozenset()
+    ids = [*(get(facts, "log.ids") or []), *(get(facts, "derived.log.import_check_ids") or [])]
+    from legacydoc.messages import by_id, catalogue
+
+    known = by_id(catalogue())
+    by_rule = {rule.id: rule for rule in rules}
+    accounted: set[str] = set()
+    open_: set[str] = set()  # candidates of a message no proven error accounts for
+    for message_id in dict.fromkeys(str(i) for i in ids):
+        message = known.get(message_id)
+        if message is not None:
+            proven = any(r in by_rule and _proven_error(by_rule[r], facts) for r in message.rules)
+            (accounted if proven else open_).update(message.rules)
+    return frozenset(r for r in every if r not in accounted or r in open_)
+
+
 def evaluate(rules: Iterable[Rule], facts: Mapping[str, Any]) -> list[Diagnosis]:
     """Every diagnosis, root causes first; diagnoses a firing rule explains are folded
     under it (kept in ``folded``, their ids listed in ``explains``)."""
     fired: list[tuple[Rule, Diagnosis]] = []
-    log_rules = frozenset(get(facts, "derived.log.rules") or [])
+    rules = list(rules)
+    log_rules = log_candidates(rules, facts)
     for rule in rules:
         if rule.for_each:
             applies = truth(rule.applies, facts)
