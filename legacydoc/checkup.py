@@ -261,10 +261,12 @@ def run_check(record: Mapping[str, Any], rules: Sequence[Rule], source: str = "t
     """``project``: a legacydoc.plan.project.ProjectScan for the plan, or None."""
     from legacydoc.derive import enrich
     from legacydoc.plan.planner import PlanError, make_plan
+    from legacydoc.plan.project import DOWNSAMPLE
 
     facts = enrich(record)
     if project is not None:
-        facts["project"] = {"python2_pickles": list(project.py2_pickles)}
+        facts["project"] = {"python2_pickles": list(project.py2_pickles),
+                            "downsample": project.uses(DOWNSAMPLE) or ""}
     plan, plan_error = None, ""
     try:
         # The plan first: the rules' fixes quote its pins, so no finding proposes another.

@@ -476,3 +476,29 @@ def test_the_explain_hint_names_a_log_file_and_says_log_for_standard_input(tmp_p
                            input=BLAS_SECTION_LOG, capture_output=True, text=True, timeout=120,
                            env=dict(os.environ, PYTHONPATH=str(REPO)), cwd=str(REPO))
     assert "legacydoc explain LOG --facts %s" % facts in " ".join(piped.stdout.split()), piped.stderr
+
+
+def test_code_that_imports_the_removed_downsample_is_named_with_its_file(tmp_path: Path) -> None:
+    """LD157: from the project scan (file:line) against the recorded Theano, or from the
+    traceback alone; a scanned project without the import leaves the message to Lasagne."""
+    record = tmp_path / "facts.toml"
+    record.write_text('schema = 1\n[system]\nos = "linux"\n[packages.theano]\nname = "Theano"\nversion = "1.0.5"\n')
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "network3.py").write_text("import theano\nfrom theano.tensor.signal import downsample\n")
+    log = tmp_path / "log.txt"
+    log.write_text("ImportError: cannot import name 'downsample'\n")
+
+    def fired(*extra: str) -> dict:
+        done = run_cli("check", "--facts", str(record), "--format", "json", *extra)
+        assert done.returncode in (0, 1), done.stderr
+        return {d["id"]: d for d in json.loads(done.stdout)["diagnoses"]}
+
+    found = fired("--project", str(project))
+    assert "network3.py:2" in found["LD157"]["title"] and "1.0.5" in found["LD157"]["title"], found
+    assert "LD157" in fired("--log", str(log))  # the traceback alone: a candidate
+    (project / "network3.py").write_text("import theano\nfrom theano.tensor.signal import pool\n")
+    assert "LD157" not in fired("--project", str(project), "--log", str(log))
+    record.write_text(record.read_text().replace("1.0.5", "0.8.2"))
+    (project / "network3.py").write_text("from theano.tensor.signal import downsample\n")
+    assert "LD157" not in fired("--project", str(project))  # 0.8.2 still has it

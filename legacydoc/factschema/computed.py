@@ -58,7 +58,7 @@ PLAN = Table({"python": STR, "new_env": BOOL, "theano": STR, "device": STR, "num
               "fix": STR, "pins": STR})
 # What check --project found in the project folder (legacydoc/plan/project.py); paths are
 # relative to it. Absent when no project was scanned.
-PROJECT = Table({"python2_pickles": list_of(STR)})
+PROJECT = Table({"python2_pickles": list_of(STR), "downsample": STR})
 
 # --- log (check/report --log FILE: legacydoc/logscan.py log_table; saved with the record) -------
 LOG = Table({
