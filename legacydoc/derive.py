@@ -97,7 +97,7 @@ DERIVED: dict[str, str] = {
     "theano.cudnn_min": "the lowest CUDNN_VERSION the release accepts (0: no floor)",
     "theano.cudnn_warn_from": "the CUDNN_VERSION from which the release warns it is newer than it knows",
     "theano.lib_cnmem": "the release has lib.cnmem (the old back-end's memory pool)",
-    "theano.hypot_fix": "the release works around MinGW's hypot clash with Python 3's pyconfig.h",
+    "theano.hypot_fix": "the release works around MinGW's hypot clash with CPython's pyconfig.h",
     "theano.numpy_min": "the numpy its setup.py requires",
     "theano.numpy_too_old": "the installed numpy is older than that",
     "theano.preallocate_fraction": "lib.cnmem or gpuarray.preallocate as a fraction of GPU memory",
