@@ -145,6 +145,7 @@ DERIVED: dict[str, str] = {
     "keras.layout": "channels_first | channels_last: the image layout Keras uses (keras.json or its default)",
     "keras.layout_source": "image_data_format | image_dim_ordering | default",
     "keras.config_path": "the keras.json the installed Keras reads",
+    "python.theano_dir_on_pythonpath": "the PYTHONPATH entry that is Theano's package folder itself (empty: none is)",
 }
 # Theano 1.0.5 overrides a compile lock after compile.timeout, 120 s by default.
 STALE_LOCK_S = 120.0
@@ -748,6 +749,54 @@ def visible_gpus(facts: Mapping[str, Any]) -> Optional[int]:
     return min(len(seen), count)
 
 
+def _pythonpath_entries(facts: Mapping[str, Any]) -> Optional[tuple[list[str], str, bool]]:
+    """PYTHONPATH's entries, its separator, and whether it is a Windows one; None when the
+    environment was not recorded, ([], ...) when the variable is not set."""
+    variables = get(facts, "env.variables")
+    if not isinstance(variables, Mapping):
+        return None
+    value = variables.get("PYTHONPATH")
+    if not isinstance(value, str):
+        return [], ":", False
+    windows = get(facts, "system.os") == "windows" or bool(re.match(r"\s*[A-Za-z]:[\\/]", value))
+    separator = ";" if windows else ":"
+    return value.split(separator), separator, windows
+
+
+def _is_theano_package_dir(entry: str, windows: bool) -> bool:
+    """Told by the path alone: a folder named theano inside site-packages or dist-packages,
+    or inside another folder named theano (a source checkout's inner one); a checkout's own
+    top folder is the right entry."""
+    parts = [part for part in re.split(r"[\\/]+", entry.strip()) if part]
+    if len(parts) < 2:
+        return False
+    name, parent = parts[-1], parts[-2].lower()
+    return (name.lower() if windows else name) == "theano" and parent in ("site-packages", "dist-packages", "theano")
+
+
+def theano_dir_on_pythonpath(facts: Mapping[str, Any]) -> Optional[str]:
+    """The PYTHONPATH entry that is Theano's package folder itself, "" when no entry is,
+    None when the environment was not recorded."""
+    found = _pythonpath_entries(facts)
+    if found is None:
+        return None
+    entries, _separator, windows = found
+    return next((entry.strip() for entry in entries if _is_theano_package_dir(entry, windows)), "")
+
+
+def pythonpath_without_theano_dir(facts: Mapping[str, Any]) -> Optional[str]:
+    """PYTHONPATH less the entries that are Theano's package folder ("" when nothing else
+    is left), or None when no entry is (or the environment was not recorded)."""
+    found = _pythonpath_entries(facts)
+    if found is None:
+        return None
+    entries, separator, windows = found
+    kept = [entry for entry in entries if not _is_theano_package_dir(entry, windows)]
+    if len(kept) == len(entries):
+        return None
+    return separator.join(entry for entry in kept if entry.strip())
+
+
 def config_files_read(facts: Mapping[str, Any]) -> bool:
     """Every config file Theano would read was listed, and each one that exists was read
     whole (not cut at the probe's size limit, not an excerpt a reporter quoted)."""
@@ -1045,6 +1094,9 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     d.update(_flat("cache", cache_facts(facts)))
     d.update(_flat("log", log_facts(facts, d.get("theano.backend"))))
     d.update(_flat("keras", keras_facts(facts)))
+    on_pythonpath = theano_dir_on_pythonpath(facts)
+    if on_pythonpath is not None:
+        d["python.theano_dir_on_pythonpath"] = on_pythonpath
     return _nest(d)
 
 

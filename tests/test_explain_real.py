@@ -79,6 +79,15 @@ SCRIPT_CASES = {
     "keras231-dim-ordering": ("keras-dim-ordering-api-removed", "LD152"),
     "py38-spawn-no-guard": ("multiprocessing-spawn-without-main-guard", "LD155"),
 }
+# The theano package folder itself on PYTHONPATH (see the README): recording -> (venv,
+# the arguments after the interpreter, the message, the rule). Re-run by the legacy test.
+PYTHONPATH_CASES = {
+    "theano082-pythonpath-theano-dir": (THEANO_082_PYDOT_123, ["run.py"], "theano-configparser-shadowed-by-theano-dir",
+                                        "LD110"),
+    "pip-theano082-pythonpath-theano-dir": (THEANO_082_PYDOT_123, ["-m", "pip", "--version"],
+                                            "theano-configparser-shadowed-by-theano-dir", "LD110"),
+    "theano105-pythonpath-theano-dir": (THEANO_105, ["run.py"], "theano-dir-in-python-path", "LD110"),
+}
 # Recordings of a script in real_logs/scripts/ -> (venv, script): re-run by the legacy test.
 RERUN_SCRIPTS = {
     "theano105-unpickle-gpuarray-no-pygpu": (THEANO_105, "gpuarray_pickle.py"),
@@ -111,9 +120,13 @@ def _explained(data: bytes) -> dict[str, set[str]]:
     return {f.message.id: set(f.message.rules) | {r.id for c in f.causes for r in c.rules} for f in result.found}
 
 
-@pytest.mark.parametrize("name", sorted(CASES) + sorted(PIP_CASES) + sorted(SCRIPT_CASES))
+@pytest.mark.parametrize("name", sorted(CASES) + sorted(PIP_CASES) + sorted(SCRIPT_CASES) + sorted(PYTHONPATH_CASES))
 def test_a_recorded_real_run_is_explained(name: str) -> None:
-    message, rule = {**PIP_CASES, **SCRIPT_CASES}[name] if name in PIP_CASES or name in SCRIPT_CASES else CASES[name][2:]
+    if name in PYTHONPATH_CASES:
+        message, rule = PYTHONPATH_CASES[name][2:]
+    else:
+        message, rule = ({**PIP_CASES, **SCRIPT_CASES}[name] if name in PIP_CASES or name in SCRIPT_CASES
+                         else CASES[name][2:])
     found = _explained((REAL / (name + ".txt")).read_bytes())
     assert message in found, sorted(found)
     assert rule in found[message], (message, sorted(found[message]))
@@ -164,6 +177,27 @@ def test_real_python_and_theano_still_print_what_the_scripts_recorded(name: str,
 
 @pytest.mark.legacy
 @pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(PYTHONPATH_CASES))
+def test_theano_folder_on_pythonpath_still_fails_as_recorded(name: str, tmp_path: Path) -> None:
+    (version, packages), arguments, message, _rule = PYTHONPATH_CASES[name]
+    python = legacy_venv(version, packages)
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, timeout=120).stdout.strip()
+    (tmp_path / "run.py").write_text(RUN_PY)
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "THEANO_FLAGS": ""}
+    run = [str(python), *arguments]
+    proc = subprocess.run(run, cwd=str(tmp_path), env={**env, "PYTHONPATH": purelib + "/theano"},
+                          capture_output=True, timeout=600)
+    live = _explained(proc.stdout + proc.stderr)
+    assert proc.returncode == 1 and message in live, sorted(live)
+    assert set(live) == set(_explained((REAL / (name + ".txt")).read_bytes())), sorted(live)
+    # LD110's fix: the folder off PYTHONPATH, and the same command gets past it
+    proc = subprocess.run(run, cwd=str(tmp_path), env=env, capture_output=True, timeout=600)
+    assert message not in _explained(proc.stdout + proc.stderr), proc.stderr[-2000:]
+
+
+@pytest.mark.legacy
+@pytest.mark.slow
 def test_pydot_ng_beside_pydot_12_lets_theano_08_import(tmp_path: Path) -> None:
     # LD151's second fix: Theano 0.8 imports pydot-ng before pydot
     version, packages = THEANO_082_PYDOT_123
@@ -188,6 +222,9 @@ FIRES_FROM_THE_LOG_ALONE = {
     "theano082-pydot123": "LD151",
     "keras231-dim-ordering": "LD152",
     "py38-spawn-no-guard": "LD155",
+    "theano082-pythonpath-theano-dir": "LD110",
+    "pip-theano082-pythonpath-theano-dir": "LD110",
+    "theano105-pythonpath-theano-dir": "LD110",
 }
 
 

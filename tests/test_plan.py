@@ -601,3 +601,25 @@ def test_a_missing_compiler_gets_the_step_of_its_os(os_name: str, says: str, nev
     titles = [s.title for s in make_plan(record).steps if s.manual]
     assert any(says in t for t in titles), titles
     assert not any(never in t for t in titles), titles
+
+
+def test_theanos_own_folder_comes_off_pythonpath_and_the_rest_stays(tmp_path: Path) -> None:
+    """LD110's cause in the plan: a step per shell that leaves PYTHONPATH's other entries,
+    the same value in the bundle's activate scripts (quoted for bash), nothing without it."""
+    from legacydoc.plan.files import activate
+
+    record: dict[str, Any] = {"schema": 1, "system": {"os": "windows"}, "python": {"version": "3.6.8"},
+                              "env": {"variables": {"PYTHONPATH": r"C:\Anaconda3\Lib\site-packages\theano;D:\My libs"}}}
+    plan = make_plan(record)
+    step = next(s for s in plan.steps if "PYTHONPATH" in s.title)
+    assert step.commands["cmd"] == [r'set "PYTHONPATH=D:\My libs"'], step.commands
+    assert step.commands["bash"] == ["export PYTHONPATH='D:\\My libs'"], step.commands
+    assert plan.env["PYTHONPATH"] == r"D:\My libs"
+    assert "export PYTHONPATH='D:\\My libs'" in activate(plan, "activate.sh")
+    only = copy.deepcopy(record)
+    only["env"]["variables"]["PYTHONPATH"] = r"C:\Anaconda3\Lib\site-packages\theano"
+    assert make_plan(only).env["PYTHONPATH"] == ""  # cleared: Python ignores an empty PYTHONPATH
+    fine = copy.deepcopy(record)
+    fine["env"]["variables"]["PYTHONPATH"] = r"C:\src\Theano;D:\My libs"  # a checkout's top folder
+    assert "PYTHONPATH" not in make_plan(fine).env
+    assert not any("PYTHONPATH" in s.title for s in make_plan(fine).steps)

@@ -171,6 +171,10 @@ def _end_state(record: dict[str, Any], plan: Any) -> dict[str, Any]:
     config["files"] = [{"path": target or "/home/u/.theanorc", "from": "default", "exists": True, "readable": True,
                         "kind": "file", "encoding": "utf-8", "text": plan.theanorc}]
     config.pop("flags", None)
+    if plan.env:  # the variables the plan sets (or clears) in the shell that runs the project
+        variables = after.setdefault("env", {}).setdefault("variables", {})
+        if isinstance(variables, dict):
+            variables.update(plan.env)
     after.pop("log", None)  # the failed run's output describes the old setup
     return after
 

@@ -51,6 +51,7 @@ DERIVED = Table({
                   "gpu_unpickle_failed": BOOL}),
     "keras": Table({"backend": STR, "backend_source": STR, "layout": STR, "layout_source": STR,
                     "config_path": STR}),
+    "python": Table({"theano_dir_on_pythonpath": STR}),
 })
 
 # --- plan (legacydoc/plan/planner.py Plan.facts(); computed by check for the rules' fixes) -------

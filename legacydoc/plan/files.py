@@ -4,6 +4,7 @@ Keras. Written with safe_io.replace_file: an existing file is backed up, never t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from legacydoc.errors import UsageError
@@ -45,10 +46,20 @@ _ACTIVATE = {
 }
 
 
+def _quote_for(name: str) -> Callable[[str], str]:
+    """bash needs a value with spaces quoted; cmd's and PowerShell's forms quote it already."""
+    if name == "activate.sh":
+        import shlex
+
+        return shlex.quote
+    return str
+
+
 def activate(plan: Plan, name: str) -> str:
     """The environment variables of the plan, and THEANORC pointing at the bundle's theanorc."""
     head, assign, theanorc, end = _ACTIVATE[name]
-    lines = [head] + [assign % kv for kv in plan.env.items()] + [theanorc]
+    quote = _quote_for(name)
+    lines = [head] + [assign % (k, quote(v)) for k, v in plan.env.items()] + [theanorc]
     return end.join(lines) + end
 
 

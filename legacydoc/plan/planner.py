@@ -447,9 +447,11 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
     env = _env_vars(config.ldflags, os_family)
     if env:
         steps.append(Step(N_("Set the environment variables"), "; ".join("%s=%s" % kv for kv in env.items()),
-                          {"bash": ["export %s=%s" % kv for kv in env.items()],
-                           "cmd": ['set "%s=%s"' % kv for kv in env.items()],
-                           "powershell": ['$env:%s = "%s"' % kv for kv in env.items()]}, kind="config"))
+                          _assignments(env), kind="config"))
+    pythonpath = _pythonpath_step(record)
+    if pythonpath is not None:
+        steps.append(pythonpath[0])
+        env["PYTHONPATH"] = pythonpath[1]
     steps.append(Step(N_("Write the Theano config"), tr("device = %s: the file legacydoc theanorc --write writes%s") % (
         device, "" if keep else ", run inside the new environment so [blas] matches its numpy"),
         {k: ["legacydoc theanorc --write"] for k in SHELL_KINDS}, kind="config", unblocks=2))
@@ -552,6 +554,31 @@ def _compiler_steps(record: Mapping[str, Any], os_family: str, env_kind: str) ->
                      "Theano compiles its C code with g++", manual=True, kind="manual", unblocks=3)]
     return [Step(N_("Install g++ (on Debian/Ubuntu: sudo apt install g++)"), "Theano compiles its C code with g++",
                  manual=True, kind="manual", unblocks=3)]
+
+
+def _assignments(env: Mapping[str, str]) -> dict[str, list[str]]:
+    """Each variable set in each shell; an empty value clears it (Python ignores an empty
+    PYTHONPATH, and cmd and PowerShell remove a variable set to nothing)."""
+    import shlex
+
+    return {"bash": ["export %s=%s" % (k, shlex.quote(v)) for k, v in env.items()],
+            "cmd": ['set "%s=%s"' % kv for kv in env.items()],
+            "powershell": ['$env:%s = "%s"' % kv for kv in env.items()]}
+
+
+def _pythonpath_step(record: Mapping[str, Any]) -> Optional[tuple[Step, str]]:
+    """Theano's own package folder taken off PYTHONPATH (LD110): the step, and the value left."""
+    from legacydoc import derive
+
+    kept = derive.pythonpath_without_theano_dir(record)
+    if kept is None:
+        return None
+    entry = derive.theano_dir_on_pythonpath(record) or "theano"
+    why = tr("PYTHONPATH names %s, Theano's package folder itself: on Python 3 `import theano` fails (LD110). "
+             "Remove it where it is set for good too (on Windows: System Properties > Environment Variables; "
+             "elsewhere: the shell's profile)") % entry
+    return Step(N_("Take Theano's own folder off PYTHONPATH"), why, _assignments({"PYTHONPATH": kept}),
+                kind="env", unblocks=1), kept
 
 
 def _env_vars(ldflags: str, os_family: str) -> dict[str, str]:

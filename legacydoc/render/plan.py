@@ -53,7 +53,8 @@ def render_plan_text(plan: Plan, shell: str) -> str:
     out += ["", tr("Steps (for %s):") % shell]
     out += steps_text(plan, shell)
     if plan.env:
-        out += ["", tr("Environment variables:") + " " + ", ".join("%s=%s" % kv for kv in plan.env.items())]
+        out += ["", tr("Environment variables:") + " " + ", ".join(
+            "%s=%s" % (name, value) if value else name + " " + tr("(cleared)") for name, value in plan.env.items())]
     if plan.cannot:
         out += ["", tr("Will not work yet:")] + ["  - " + c for c in plan.cannot]
     if plan.notes:
