@@ -19,6 +19,7 @@ from legacydoc.explain import explain
 REAL = DATA / "real_logs"
 THEANO_105 = ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.5"])
 THEANO_105_NUMPY_124 = ("3.8", ["numpy==1.24.4", "scipy==1.10.1", "Theano==1.0.5"])
+THEANO_105_NUMPY_123 = ("3.8", ["numpy==1.23.5", "scipy==1.9.3", "Theano==1.0.5"])
 THEANO_090 = ("3.6", ["numpy==1.13.3", "scipy==1.0.1", "Theano==0.9.0"])
 THEANO_PYMC_112 = ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano-PyMC==1.1.2"])
 KERAS_231 = ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.5", "Keras==2.3.1"])
@@ -32,6 +33,7 @@ CASES = {
     "theano105-device-gpu": (THEANO_105, "device=gpu", "theano-old-gpu-backend-removed", "LD516"),
     "theano105-device-cuda-no-pygpu": (THEANO_105, "device=cuda", "theano-gpuarray-pygpu-not-imported", "LD115"),
     "theano105-numpy124": (THEANO_105_NUMPY_124, "", "numpy-no-attribute-bool", "LD106"),
+    "theano105-numpy123": (THEANO_105_NUMPY_123, "", "numpy-distutils-no-blas-opt-info", "LD105"),
     "theano090-device-gpu-no-nvcc": (THEANO_090, "device=gpu", "theano-cuda-nvcc-not-found", "LD312"),
     "theano090-device-cuda-no-pygpu": (THEANO_090, "device=cuda", "theano-gpuarray-pygpu-not-imported", "LD115"),
     "theanopymc112-device-gpu": (THEANO_PYMC_112, "device=gpu", "theano-old-gpu-backend-removed", "LD516"),
@@ -78,6 +80,8 @@ SCRIPT_CASES = {
     "theano105-deep_graph": ("theano-recursion-limit", "LD539"),
     "keras231-dim-ordering": ("keras-dim-ordering-api-removed", "LD152"),
     "py38-spawn-no-guard": ("multiprocessing-spawn-without-main-guard", "LD155"),
+    "py27-user-lasagne-py-shadows": ("user-theano-py-shadows-package", "LD134"),
+    "py38-user-lasagne-py-shadows": ("user-theano-py-shadows-package", "LD134"),
 }
 # The theano package folder itself on PYTHONPATH (see the README): recording -> (venv,
 # the arguments after the interpreter, the message, the rule). Re-run by the legacy test.
@@ -225,6 +229,9 @@ FIRES_FROM_THE_LOG_ALONE = {
     "theano082-pythonpath-theano-dir": "LD110",
     "pip-theano082-pythonpath-theano-dir": "LD110",
     "theano105-pythonpath-theano-dir": "LD110",
+    "py27-user-lasagne-py-shadows": "LD134",
+    "py38-user-lasagne-py-shadows": "LD134",
+    "theano105-numpy123": "LD105",
 }
 
 
