@@ -623,3 +623,26 @@ def test_theanos_own_folder_comes_off_pythonpath_and_the_rest_stays(tmp_path: Pa
     fine["env"]["variables"]["PYTHONPATH"] = r"C:\src\Theano;D:\My libs"  # a checkout's top folder
     assert "PYTHONPATH" not in make_plan(fine).env
     assert not any("PYTHONPATH" in s.title for s in make_plan(fine).steps)
+
+
+def test_packages_recorded_without_a_version_still_count() -> None:
+    """A reporter's 'PyMC3 and Theano' (no versions): the plan is PyMC3's Theano-PyMC, and
+    the original Theano goes first (both install the package 'theano')."""
+    record: dict[str, Any] = {"schema": 1, "system": {"os": "linux"}, "python": {"version": "3.8.10"},
+                              "packages": {"pymc3": {"name": "pymc3"}, "theano": {"name": "Theano"}}}
+    plan = make_plan(record)
+    assert plan.theano.startswith("Theano-PyMC"), plan.theano
+    uninstall = [s for s in plan.steps if s.pip == "uninstall"]
+    assert uninstall and "Theano" in uninstall[0].packages, [s.title for s in plan.steps]
+
+
+def test_a_32bit_mingw_under_a_64bit_python_gets_the_64bit_toolchain() -> None:
+    """LD404 in the plan: the g++ on PATH exists but cannot build for this Python."""
+    record: dict[str, Any] = {"schema": 1, "system": {"os": "windows"},
+                              "python": {"version": "3.9.12", "bits": 64, "env_kind": "conda"},
+                              "compilers": {"found": True, "gxx": {"found": True, "is_mingw": True, "bits": 32,
+                                                                   "target": "mingw32", "version": "6.3.0"}}}
+    step = next(s for s in make_plan(record).steps if "MinGW" in s.title)
+    assert step.commands["cmd"] == ["conda install -y m2w64-toolchain"] and "32-bit" in step.why, step
+    record["compilers"]["gxx"]["bits"] = 64
+    assert not any("MinGW" in s.title for s in make_plan(record).steps)

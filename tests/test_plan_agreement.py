@@ -171,6 +171,11 @@ def _end_state(record: dict[str, Any], plan: Any) -> dict[str, Any]:
     config["files"] = [{"path": target or "/home/u/.theanorc", "from": "default", "exists": True, "readable": True,
                         "kind": "file", "encoding": "utf-8", "text": plan.theanorc}]
     config.pop("flags", None)
+    if any("m2w64-toolchain" in line for step in plan.steps for lines in step.commands.values() for line in lines):
+        # conda's MinGW-w64 (g++ 5.3.0, x86_64), first on PATH in the activated environment
+        after["compilers"] = {**after.get("compilers", {}), "found": True, "gxx_count": 1, "gxx": {
+            "found": True, "ok": True, "is_mingw": True, "bits": 64, "target": "x86_64-w64-mingw32", "version": "5.3.0",
+            "version_major": 5}}
     if plan.env:  # the variables the plan sets (or clears) in the shell that runs the project
         variables = after.setdefault("env", {}).setdefault("variables", {})
         if isinstance(variables, dict):

@@ -141,6 +141,11 @@ def _version_of(record: Mapping[str, Any], name: str) -> Optional[str]:
     return str(value) if isinstance(value, str) and value else None
 
 
+def _recorded(record: Mapping[str, Any], name: str) -> bool:
+    """Whether the record lists this distribution as installed, its version known or not."""
+    return isinstance(get(record, "packages.%s" % name), Mapping)
+
+
 def _python_now(record: Mapping[str, Any]) -> str:
     info = machine.python_version_info(record)
     return "%d.%d" % (info[0], info[1]) if info else ""
@@ -148,7 +153,8 @@ def _python_now(record: Mapping[str, Any]) -> str:
 
 def choose_target(record: Mapping[str, Any], project: Optional[ProjectScan]) -> tuple[str, str]:
     """(target key, why)."""
-    pymc = _version_of(record, "pymc3")
+    # installed is enough: a PyMC3 of unrecorded version is still PyMC3 (the plan pins 3.11.6)
+    pymc = _recorded(record, "pymc3")
     pymc_pin = project.pin("pymc3") if project else None
     uses_pymc = pymc or (project and ("pymc3" in project.frameworks() or pymc_pin))
     if project and project.uses(OLD_BACKEND):
@@ -416,11 +422,11 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
     notes += config.notes
     steps = _env_steps(choice.python, keep, env_kind, os_family)
     other = "Theano" if pymc else "Theano-PyMC"
-    both = keep and bool(_version_of(record, other.lower()))
+    both = keep and _recorded(record, other.lower())
     if both:
         # Uninstalling one deletes files of the 'theano' package the other installed too
         # (theano/__init__.py among them): remove both, then install the planned one afresh.
-        gone = [other] + ([target["dist"]] if _version_of(record, target["dist"].lower()) else [])
+        gone = [other] + ([target["dist"]] if _recorded(record, target["dist"].lower()) else [])
         steps.append(Step("Uninstall %s" % " and ".join(gone),
                           tr("%s and %s install the same package 'theano' and overwrite each other's files: %s "
                           "goes, and %s is installed afresh") % (other, target["dist"], " and ".join(gone),
@@ -535,18 +541,24 @@ def _frameworks(record: Mapping[str, Any], project: Optional[ProjectScan], packa
 
 
 def _compiler_steps(record: Mapping[str, Any], os_family: str, env_kind: str) -> list[Step]:
+    gxx_bits, python_bits = get(record, "compilers.gxx.bits"), get(record, "python.bits")
+    # LD404: a 32-bit MinGW cannot build modules a 64-bit Python loads (and the reverse)
+    wrong_bits = (os_family == "windows" and isinstance(gxx_bits, int) and isinstance(python_bits, int)
+                  and gxx_bits != python_bits)
     cxx = readiness.theano_cxx(record)
-    if cxx or readiness.usable_gxx(record):
+    if (cxx or readiness.usable_gxx(record)) and not wrong_bits:
         return []
-    if cxx is None:
+    if cxx is None and not wrong_bits:
         return []  # not recorded, or g++ -v timed out: whether one is missing is unknown
     if os_family == "windows":
+        why = (tr("the g++ on PATH builds %d-bit code and Python is %d-bit (LD404)") % (gxx_bits, python_bits)
+               if wrong_bits else "Theano compiles its C code with g++")
         if env_kind == "conda":
             line = "conda install -y m2w64-toolchain"
-            return [Step(N_("Install the MinGW-w64 g++ into the environment"), "Theano compiles its C code with g++",
+            return [Step(N_("Install the MinGW-w64 g++ into the environment"), why,
                          {k: [line] for k in SHELL_KINDS}, kind="install", unblocks=3)]
-        return [Step(N_("Install MinGW-w64 g++ and put its bin folder on PATH"), "Theano compiles its C code with g++; "
-                     "without conda there is no package for it", manual=True, kind="manual", unblocks=3)]
+        return [Step(N_("Install MinGW-w64 g++ and put its bin folder on PATH"), why + "; without conda there is no "
+                     "package for it", manual=True, kind="manual", unblocks=3)]
     if os_family == "darwin":
         # /usr/bin/g++ is Apple clang, installed with the Command Line Tools; the command opens
         # Apple's installer dialog, so the user runs it.
