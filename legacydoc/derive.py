@@ -28,7 +28,7 @@ from legacydoc.versions import parse_version, small_int
 
 # The derived facts, with one line each on what they mean. legacydoc.factschema declares exactly these.
 DERIVED: dict[str, str] = {
-    "os": "windows | linux | darwin: the probed OS",
+    "os": "windows | linux | darwin: the probed OS (absent when the record does not say)",
     "theano.flavour": "theano | theano-pymc | none: which distribution provides the theano package",
     "theano.version": "the version of that distribution",
     "theano.both_installed": "Theano and Theano-PyMC are both installed over the same theano/ folder",
@@ -1047,8 +1047,11 @@ def _blockers(nvrtc_found: Optional[bool]) -> tuple[str, ...]:
 
 def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     """The ``derived`` table (flat dotted keys nested on output) for these facts."""
-    os_family = str(get(facts, "system.os", "") or "linux")
-    d: dict[str, Any] = {"os": os_family}
+    recorded_os = get(facts, "system.os")
+    # the helpers below read an unrecorded OS as Linux (library names, paths); the rules
+    # see it as unknown
+    os_family = str(recorded_os or "linux")
+    d: dict[str, Any] = {"os": os_family} if recorded_os else {}
     flavour = theano_flavour(facts)
     theano, release = theano_facts(facts, flavour)
     d.update(_flat("theano", theano))
