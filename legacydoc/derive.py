@@ -751,14 +751,21 @@ def visible_gpus(facts: Mapping[str, Any]) -> Optional[int]:
 
 def _pythonpath_entries(facts: Mapping[str, Any]) -> Optional[tuple[list[str], str, bool]]:
     """PYTHONPATH's entries, its separator, and whether it is a Windows one; None when the
-    environment was not recorded, ([], ...) when the variable is not set."""
+    environment was not recorded, ([], ...) when the variable is not set or the target
+    probe's own look at sys.path decides (it checks the folder holds a package)."""
     variables = get(facts, "env.variables")
     if not isinstance(variables, Mapping):
         return None
     value = variables.get("PYTHONPATH")
     if not isinstance(value, str):
         return [], ":", False
-    windows = get(facts, "system.os") == "windows" or bool(re.match(r"\s*[A-Za-z]:[\\/]", value))
+    if isinstance(get(facts, "packages.found"), list) and not get(facts, "packages.theano_dir_in_sys_path"):
+        # the target probe looked at sys.path itself and found no theano folder there: an
+        # entry named so is stale (no such folder) or not used
+        return [], ":", False
+    recorded_os = get(facts, "system.os")
+    windows = recorded_os == "windows" if recorded_os else (
+        ";" in value or bool(re.search(r"(?:^|;)\s*[A-Za-z]:[\\/]", value)))
     separator = ";" if windows else ":"
     return value.split(separator), separator, windows
 

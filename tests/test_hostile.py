@@ -31,7 +31,9 @@ def _one_line_refusal(proc, *needles: str) -> None:
     ("gxx-count-str.toml", ("compilers.gxx_count: expected int, found str",)),
     ("theanorc-file-path-int.toml", ("theano_config.files[0].path: expected str, found int",)),
     ("schema-true.toml", ("facts schema True",)),
-    ("int-5000-digits.toml", ("not a TOML facts file", "4300 digits")),
+    # Python's limit on int() of text (3.11, 3.10.7, 3.9.14): without it the record parses
+    pytest.param("int-5000-digits.toml", ("not a TOML facts file", "4300 digits"), marks=pytest.mark.skipif(
+        getattr(sys, "get_int_max_str_digits", lambda: 0)() == 0, reason="this Python has no int() digit limit")),
 ])
 def test_malformed_records_are_refused_with_the_path_and_the_problem(name: str, needles: tuple) -> None:
     """Defect 6: RecursionError, and 24 crash sites on known keys with wrong kinds."""

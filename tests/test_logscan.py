@@ -142,6 +142,17 @@ def test_a_missing_source_file_is_not_a_split_path() -> None:
     assert "gxx-program-files-split" not in found
 
 
+def test_a_librarys_own_keras_py_missing_its_package_is_not_a_users_file() -> None:
+    """A module named keras.py inside site-packages (mlflow's) whose package is missing is
+    not a user's file shadowing Keras; the same import failing in the script's own
+    keras.py is."""
+    shipped = ('  File "/home/u/venv/lib/python3.5/site-packages/mlflow/keras.py", line 20, in <module>\n'
+               "    import keras\nImportError: No module named 'keras'\n")
+    assert "user-theano-py-shadows-package" not in {m.id for m in logscan.scan(shipped)}
+    own = shipped.replace("/home/u/venv/lib/python3.5/site-packages/mlflow/keras.py", "/home/u/work/keras.py")
+    assert "user-theano-py-shadows-package" in {m.id for m in logscan.scan(own)}
+
+
 def test_a_message_is_reported_once_at_its_first_line() -> None:
     text = "a\nnvcc fatal   : Unsupported gpu architecture 'compute_75'\nnvcc fatal   : Unsupported gpu architecture 'compute_75'\n"
     matches = [m for m in logscan.scan(text) if m.id == "nvcc-unsupported-gpu-architecture"]

@@ -646,3 +646,47 @@ def test_a_32bit_mingw_under_a_64bit_python_gets_the_64bit_toolchain() -> None:
     assert step.commands["cmd"] == ["conda install -y m2w64-toolchain"] and "32-bit" in step.why, step
     record["compilers"]["gxx"]["bits"] = 64
     assert not any("MinGW" in s.title for s in make_plan(record).steps)
+
+
+def test_a_project_with_the_old_backend_and_downsample_gets_082_which_has_both(tmp_path: Path) -> None:
+    """0.9.0 still has theano.sandbox.cuda but no downsample; 0.8.2 has both (LD157's fix)."""
+    (tmp_path / "net.py").write_text("import theano.sandbox.cuda\nfrom theano.tensor.signal import downsample\n")
+    record: dict[str, Any] = {"schema": 1, "system": {"os": "linux"}, "python": {"version": "3.6.8"}}
+    assert make_plan(record, project_mod.scan(tmp_path)).theano == "Theano==0.8.2"
+    (tmp_path / "net.py").write_text("import theano.sandbox.cuda\n")
+    assert make_plan(record, project_mod.scan(tmp_path)).theano == "Theano==0.9.0"
+
+
+@pytest.mark.parametrize("case, expected", [
+    # no OS recorded: a ';' or a drive letter anywhere says Windows
+    ({"env": {"variables": {"PYTHONPATH": r".;C:\Anaconda3\Lib\site-packages\theano"}}}, "."),
+    # the target probe looked at sys.path and found no theano folder: the entry is stale
+    ({"system": {"os": "linux"}, "packages": {"found": ["numpy"]},
+      "env": {"variables": {"PYTHONPATH": "/old/site-packages/theano:/lib"}}}, None),
+    # a redacted record: the rest cannot be typed back, the step is the user's
+    ({"system": {"os": "linux"}, "env": {"variables": {"PYTHONPATH": "<home>/lib:<home>/v/site-packages/theano"}}},
+     "manual"),
+])
+def test_the_pythonpath_step_on_partial_records(case: dict, expected: Any) -> None:
+    record: dict[str, Any] = {"schema": 1, "python": {"version": "3.6.8"}, **case}
+    plan = make_plan(record)
+    steps = [s for s in plan.steps if "PYTHONPATH" in s.title]
+    if expected is None:
+        assert not steps and "PYTHONPATH" not in plan.env
+    elif expected == "manual":
+        assert steps[0].manual and not steps[0].commands and "PYTHONPATH" not in plan.env, steps
+    else:
+        assert plan.env["PYTHONPATH"] == expected, plan.env
+
+
+def test_python_2_keeps_its_pythonpath(tmp_path: Path) -> None:
+    """LD110 is quiet on Python 2: the plan does not take the folder off for it."""
+    record: dict[str, Any] = {"schema": 1, "system": {"os": "windows"}, "python": {"version": "2.7.13", "bits": 64},
+                              "packages": {"theano": {"name": "Theano", "version": "0.8.2"},
+                                           "numpy": {"name": "numpy", "version": "1.11.3"}},
+                              "env": {"variables": {"PYTHONPATH": r"C:\Anaconda2\Lib\site-packages\theano"}}}
+    plan = make_plan(record)
+    assert plan.python == "2.7" and plan.keep_env, (plan.python, plan.keep_env)
+    assert not any("PYTHONPATH" in s.title for s in plan.steps)
+    record["python"]["version"] = "3.6.8"  # the same folder under Python 3 must go
+    assert any("PYTHONPATH" in s.title for s in make_plan(record).steps)

@@ -157,12 +157,13 @@ def choose_target(record: Mapping[str, Any], project: Optional[ProjectScan]) -> 
     pymc = _recorded(record, "pymc3")
     pymc_pin = project.pin("pymc3") if project else None
     uses_pymc = pymc or (project and ("pymc3" in project.frameworks() or pymc_pin))
-    if project and project.uses(OLD_BACKEND):
-        return "Theano==0.9.0", (tr("the project imports the old GPU back-end (%s), removed in Theano 1.0; "
-                                 "0.9.0 is the last release that has it") % project.uses(OLD_BACKEND))
     lasagne_01 = (_version_of(record, "lasagne") or "").startswith("0.1") or bool(
         project and project.pin("Lasagne") and admits(project.pin("Lasagne").spec or "", "0.1")  # type: ignore[union-attr]
         and project.pin("Lasagne").spec)  # type: ignore[union-attr]
+    # downsample first: 0.8.2 has both it and the old back-end, 0.9.0 only the back-end
+    if project and project.uses(OLD_BACKEND) and not (project.uses(DOWNSAMPLE) and not lasagne_01):
+        return "Theano==0.9.0", (tr("the project imports the old GPU back-end (%s), removed in Theano 1.0; "
+                                 "0.9.0 is the last release that has it") % project.uses(OLD_BACKEND))
     if project and project.uses(DOWNSAMPLE) and not lasagne_01:
         return "Theano==0.8.2", (tr("the project imports theano.tensor.signal.downsample (%s), removed after "
                                  "Theano 0.8 (commit 1960ddab6)") % project.uses(DOWNSAMPLE))
@@ -454,10 +455,11 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
     if env:
         steps.append(Step(N_("Set the environment variables"), "; ".join("%s=%s" % kv for kv in env.items()),
                           _assignments(env), kind="config"))
-    pythonpath = _pythonpath_step(record)
+    pythonpath = _pythonpath_step(record) if choice.python.startswith("3") else None  # LD110: Python 3 only
     if pythonpath is not None:
         steps.append(pythonpath[0])
-        env["PYTHONPATH"] = pythonpath[1]
+        if pythonpath[1] is not None:
+            env["PYTHONPATH"] = pythonpath[1]
     steps.append(Step(N_("Write the Theano config"), tr("device = %s: the file legacydoc theanorc --write writes%s") % (
         device, "" if keep else ", run inside the new environment so [blas] matches its numpy"),
         {k: ["legacydoc theanorc --write"] for k in SHELL_KINDS}, kind="config", unblocks=2))
@@ -578,9 +580,11 @@ def _assignments(env: Mapping[str, str]) -> dict[str, list[str]]:
             "powershell": ['$env:%s = "%s"' % kv for kv in env.items()]}
 
 
-def _pythonpath_step(record: Mapping[str, Any]) -> Optional[tuple[Step, str]]:
-    """Theano's own package folder taken off PYTHONPATH (LD110): the step, and the value left."""
+def _pythonpath_step(record: Mapping[str, Any]) -> Optional[tuple[Step, Optional[str]]]:
+    """Theano's own package folder taken off PYTHONPATH (LD110): the step, and the value left
+    (None when the step is the user's: the rest of the value was redacted in the record)."""
     from legacydoc import derive
+    from legacydoc.redact import PLACEHOLDERS
 
     kept = derive.pythonpath_without_theano_dir(record)
     if kept is None:
@@ -589,8 +593,11 @@ def _pythonpath_step(record: Mapping[str, Any]) -> Optional[tuple[Step, str]]:
     why = tr("PYTHONPATH names %s, Theano's package folder itself: on Python 3 `import theano` fails (LD110). "
              "Remove it where it is set for good too (on Windows: System Properties > Environment Variables; "
              "elsewhere: the shell's profile)") % entry
-    return Step(N_("Take Theano's own folder off PYTHONPATH"), why, _assignments({"PYTHONPATH": kept}),
-                kind="env", unblocks=1), kept
+    title = N_("Take Theano's own folder off PYTHONPATH")
+    if any(placeholder.split("-N")[0] in kept for placeholder in PLACEHOLDERS):
+        # a redacted record's <home>/<user> cannot be typed back: the user edits the value
+        return Step(title, why, manual=True, kind="manual", unblocks=1), None
+    return Step(title, why, _assignments({"PYTHONPATH": kept}), kind="env", unblocks=1), kept
 
 
 def _env_vars(ldflags: str, os_family: str) -> dict[str, str]:
