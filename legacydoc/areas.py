@@ -8,10 +8,10 @@ probe summary's order), so adding an area is one edit in this file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from legacydoc.structs import struct
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class FactTable:
     """A top-level table of the facts record, filled by one probe module."""
 
@@ -20,7 +20,7 @@ class FactTable:
     title: str  # as the probe summary shows it
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class Area:
     """A heading of the check report; rules name one."""
 

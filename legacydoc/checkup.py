@@ -6,7 +6,6 @@ No I/O here: the CLI gathers the facts (probe or --facts) and picks the renderer
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from legacydoc import __version__, i18n
@@ -14,11 +13,12 @@ from legacydoc.areas import AREAS
 from legacydoc.engine import Diagnosis, Rule, evaluate
 from legacydoc.engine.evaluation import unknown_rules
 from legacydoc.facts import SCHEMA, get
+from legacydoc.structs import field, struct
 
 STATUS_ORDER = ("error", "warning", "unknown", "ok")
 
 
-@dataclass
+@struct
 class AreaStatus:
     """One area's line on the first screen: its status, what was found, and how many checks ran."""
 
@@ -44,7 +44,7 @@ class AreaStatus:
         return out
 
 
-@dataclass
+@struct
 class CheckResult:
     """Everything a check found, ready for any output format."""
 

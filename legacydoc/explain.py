@@ -10,33 +10,33 @@ evaluated on the record: confirmed, ruled out, or still unknown.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
 from legacydoc.engine import Rule
 from legacydoc.i18n import N_
 from legacydoc.messages import Message, by_id, catalogue
+from legacydoc.structs import field, replace, struct
 
 CONFIRMED = N_("confirmed")  # the rule's condition holds on the facts
 RULED_OUT = N_("ruled out")  # the facts contradict it, or it is about another Theano era
 UNKNOWN = N_("unknown")  # the facts (or their absence) cannot say
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class RuleRef:
     id: str
     name: str
     status: str
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class CauseView:
     cause: str
     text: str
     rules: tuple[RuleRef, ...]
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class Found:
     message: Message
     line: int
@@ -44,7 +44,7 @@ class Found:
     causes: tuple[CauseView, ...]
 
 
-@dataclass
+@struct
 class Explanation:
     source: str
     encoding: str

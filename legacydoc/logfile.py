@@ -14,19 +14,19 @@ import os
 import stat
 import sys
 from collections import deque
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Optional
 
 from legacydoc.i18n import tr
 from legacydoc.logscan import MAX_LOG_BYTES, clean, decode
 from legacydoc.safe_io import Refused
+from legacydoc.structs import struct
 
 HALF = MAX_LOG_BYTES // 2 - 256  # head, marker and tail together stay within MAX_LOG_BYTES
 CHUNK = 1 << 16
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class LogInput:
     text: str  # decoded, colour codes and CRs removed
     encoding: str

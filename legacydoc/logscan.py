@@ -13,10 +13,10 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Optional
 
 from legacydoc.messages import Message, catalogue
+from legacydoc.structs import struct
 
 # A log is a few KiB to a few MiB; Theano's "compilation failed" dumps are the long ones.
 MAX_LOG_BYTES = 4 * 1024 * 1024
@@ -26,7 +26,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 _ENCODINGS = ("utf-8", "gbk", "cp1252", "latin-1")  # latin-1 decodes anything: the last resort
 
 
-@dataclass
+@struct
 class Match:
     id: str
     line: int  # 1-based, in the cleaned text

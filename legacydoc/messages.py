@@ -17,12 +17,12 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
 from legacydoc import locate
 from legacydoc.errors import UsageError
+from legacydoc.structs import field, struct
 
 REQUIRED = ("id", "pattern", "example", "tool", "source", "meaning", "causes")
 OPTIONAL = ("releases", "tells_apart", "fixes", "reports", "rules", "within", "note", "shows", "informational")
@@ -46,7 +46,7 @@ class CatalogueError(UsageError):
     """A catalogue file that cannot be used: one line naming the file and the message."""
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class Cause:
     """One possible cause of a message, and the rules that decide it."""
 
@@ -55,7 +55,7 @@ class Cause:
     rules: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class Message:
     """A catalogued error message: how to recognise it and what it means."""
 

@@ -12,12 +12,12 @@ nothing is claimed about it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from legacydoc.facts import get
 from legacydoc.factschema.kinds import is_int
 from legacydoc.i18n import tr
+from legacydoc.structs import field, struct
 from legacydoc.versions import parse_version
 
 
@@ -178,7 +178,7 @@ def old_backend_removed(theano_version: Any) -> Optional[bool]:
     return None if version is None else version.release[:1] >= (1,)
 
 
-@dataclass
+@struct
 class Decision:
     """Where Theano would run, and why not on the GPU."""
 

@@ -14,7 +14,6 @@ import re
 import stat
 import zipfile
 import zlib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
@@ -22,6 +21,7 @@ from legacydoc import facts as facts_module
 from legacydoc.errors import UsageError
 from legacydoc.i18n import N_, tr
 from legacydoc.safe_io import read_regular, read_small
+from legacydoc.structs import field, struct
 
 ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")
 MAX_MEMBERS = 2000
@@ -36,7 +36,7 @@ _DRIVE = re.compile(r"^[A-Za-z]:")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
-@dataclass
+@struct
 class Replayed:
     """What a saved file holds: the record, and for a report zip its raw commands."""
 

@@ -25,7 +25,6 @@ import time
 import zipfile
 import zlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
@@ -35,6 +34,7 @@ from legacydoc.factschema.kinds import is_int
 from legacydoc.probes.run import CAPTURE_MAX_BYTES
 from legacydoc.redact import PLACEHOLDERS, Redactor
 from legacydoc.safe_io import replace_file
+from legacydoc.structs import field, struct
 
 # Raw outputs are kept whole up to this (per stream): enough for any real tool output,
 # small enough to attach. The facts already hold the first lines of each.
@@ -53,7 +53,7 @@ CONTENTS_TEXT = {
 }
 
 
-@dataclass
+@struct
 class CommandOutput:
     """One external command as the zip keeps it."""
 
@@ -160,7 +160,7 @@ class CommandOutput:
         return "\n".join(lines) + "\n"
 
 
-@dataclass
+@struct
 class WrittenReport:
     path: Path
     size: int

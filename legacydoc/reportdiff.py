@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from legacydoc.structs import field, struct
 
 # Bookkeeping, not facts about the machine.
 IGNORED = ("schema", "legacydoc_version", "collected_at", "redacted", "log", "probe_seconds", "probes")
@@ -20,7 +21,7 @@ MAX_CHANGES = 300
 MAX_VALUE = 160
 
 
-@dataclass
+@struct
 class Side:
     source: str
     verdict: str
@@ -28,14 +29,14 @@ class Side:
     facts: dict[str, Any]  # flattened record
 
 
-@dataclass
+@struct
 class FactChange:
     name: str
     old: Any  # None: not recorded in OLD
     new: Any  # None: not recorded in NEW
 
 
-@dataclass
+@struct
 class Diff:
     old: Side
     new: Side

@@ -24,12 +24,12 @@ import errno
 import os
 import stat
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
 from legacydoc.errors import UsageError
 from legacydoc.i18n import tr
+from legacydoc.structs import struct
 
 BACKUP_SUFFIX = ".legacydoc-bak"
 MAX_BACKUPS = 1000
@@ -39,7 +39,7 @@ class Refused(UsageError):
     """Cannot read or write safely; the message is one line naming the file."""
 
 
-@dataclass
+@struct
 class WriteResult:
     """What a safe write did: the file replaced, its backup, and whether it changed."""
 

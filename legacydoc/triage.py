@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
@@ -19,6 +18,7 @@ from legacydoc import i18n
 from legacydoc.errors import UsageError
 from legacydoc.facts import NotAFactsFile, get
 from legacydoc.i18n import N_, tr
+from legacydoc.structs import field, struct
 
 # What a desk sorts by, in the order they are printed (titles shown through tr).
 DIMENSIONS: tuple[tuple[str, str], ...] = (
@@ -35,7 +35,7 @@ UNKNOWN = N_("unknown")
 NO_SUCH_FILE = N_("no such file or folder")
 
 
-@dataclass
+@struct
 class Entry:
     """One record read and diagnosed."""
 
@@ -46,14 +46,14 @@ class Entry:
     shown: dict[str, str] = field(default_factory=dict)  # dimension -> value in the reader's language
 
 
-@dataclass
+@struct
 class Refused:
     path: str
     why: str
     shown: str = ""  # why in the reader's language, where it differs
 
 
-@dataclass
+@struct
 class Triage:
     entries: list[Entry] = field(default_factory=list)
     refused: list[Refused] = field(default_factory=list)

@@ -3,7 +3,6 @@ with fake nvidia-smi executables (failures, a hang, GBK bytes, old drivers, no t
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import re
 import sys
@@ -15,7 +14,7 @@ import pytest
 import tomli_w
 
 from conftest import DATA, data_bytes, posix_only
-from legacydoc import facts
+from legacydoc import facts, structs
 from legacydoc.probes import gpu
 from legacydoc.probes.gpu import (
     QUERY_FIELDS,
@@ -247,7 +246,7 @@ def windows_ctx(ctx_factory: Any, tmp_path: Path, env: dict[str, str]) -> Any:
     empty = tmp_path / "emptybin"
     empty.mkdir(exist_ok=True)
     ctx = ctx_factory(env=dict(env, PATH=str(empty)))
-    return dataclasses.replace(ctx, platform="win32")
+    return structs.replace(ctx, platform="win32")
 
 
 SYS32 = "D:\\WINNT\\System32\\nvidia-smi.exe"
@@ -294,7 +293,7 @@ def no_real_proc(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 def linux_ctx(ctx_factory: Any, fake_tools: Any, **kwargs: Any) -> Any:
     # Only the fake bin dir and /usr/bin:/bin (for sh, cat, sleep); force the Linux view.
-    return dataclasses.replace(ctx_factory(path_dirs=[fake_tools.bindir], **kwargs), platform="linux")
+    return structs.replace(ctx_factory(path_dirs=[fake_tools.bindir], **kwargs), platform="linux")
 
 
 def toml_roundtrip(table: dict[str, Any]) -> dict[str, Any]:
@@ -428,7 +427,7 @@ def test_no_nvidia_smi_anywhere(ctx_factory: Any, tmp_path: Path) -> None:
     empty = tmp_path / "nothing-here"
     empty.mkdir()
     # PATH replaced outright: this machine's /usr/bin may well hold a real nvidia-smi.
-    ctx = dataclasses.replace(ctx_factory(env={"PATH": str(empty)}), platform="linux")
+    ctx = structs.replace(ctx_factory(env={"PATH": str(empty)}), platform="linux")
     table = gpu.collect(ctx)
     # No /proc/modules at the test path: unknown; no /dev/nvidia-uvm there: known absent.
     assert table == {"nvidia_smi": {"found": False, "searched": ["PATH"]}, "uvm_device_node": False}
@@ -538,8 +537,8 @@ def test_proc_version_is_read_only_on_linux(ctx_factory: Any, tmp_path: Path, no
     empty = tmp_path / "nothing-here"
     empty.mkdir()
     base = ctx_factory(env={"PATH": str(empty)})
-    assert gpu.collect(dataclasses.replace(base, platform="linux"))["proc_driver_version"] == "535.183.01"
-    assert "proc_driver_version" not in gpu.collect(dataclasses.replace(base, platform="darwin"))
+    assert gpu.collect(structs.replace(base, platform="linux"))["proc_driver_version"] == "535.183.01"
+    assert "proc_driver_version" not in gpu.collect(structs.replace(base, platform="darwin"))
     assert gpu.read_proc_driver_version(str(tmp_path / "absent")) is None
     assert gpu.read_proc_driver_version(str(tmp_path)) is None  # a directory, not a file
 
@@ -550,11 +549,11 @@ def test_uvm_module_and_node_are_read_only_on_linux(ctx_factory: Any, tmp_path: 
     empty = tmp_path / "nothing-here"
     empty.mkdir()
     base = ctx_factory(env={"PATH": str(empty)})
-    table = gpu.collect(dataclasses.replace(base, platform="linux"))
+    table = gpu.collect(structs.replace(base, platform="linux"))
     # No /dev/nvidia-uvm at the test path: known absent, not unknown.
     assert (table["uvm_module_loaded"], table["uvm_device_node"]) == (True, False)
     assert toml_roundtrip(table) == table
-    darwin = gpu.collect(dataclasses.replace(base, platform="darwin"))
+    darwin = gpu.collect(structs.replace(base, platform="darwin"))
     assert "uvm_module_loaded" not in darwin and "uvm_device_node" not in darwin
 
 
@@ -611,7 +610,7 @@ def test_pre_r410_driver_level_comes_from_the_driver_api(ctx_factory: Any, fake_
     })
     libdir = _fake_libcuda(tmp_path / "driver", 8000)
     ctx = linux_ctx(ctx_factory, fake_tools)
-    ctx = dataclasses.replace(ctx, environ={**ctx.environ, "LD_LIBRARY_PATH": str(libdir)})
+    ctx = structs.replace(ctx, environ={**ctx.environ, "LD_LIBRARY_PATH": str(libdir)})
     table = gpu.collect(ctx)
     assert "driver_cuda_version" not in table  # the R375 header has none
     assert table["driver_cuda_api_version"] == "8.0"
@@ -634,7 +633,7 @@ def test_macos_records_its_cuda_driver_not_nvidia_smi(ctx_factory: Any, tmp_path
     empty = tmp_path / "nothing-here"
     empty.mkdir()
     base = ctx_factory(env={"PATH": str(empty)})
-    darwin = dataclasses.replace(base, platform="darwin")
+    darwin = structs.replace(base, platform="darwin")
     table = gpu.collect(darwin)
     assert table["macos_cuda_driver"] is False and table["nvidia_smi"]["found"] is False
     assert gpu.summary_line(table) == "no CUDA driver for macOS"
@@ -645,8 +644,8 @@ def test_macos_records_its_cuda_driver_not_nvidia_smi(ctx_factory: Any, tmp_path
     assert table["macos_cuda_driver"] is True and "driver_cuda_api_version" not in table
     assert gpu.summary_line(table) == "CUDA driver for macOS"
     assert toml_roundtrip(table) == table
-    assert "macos_cuda_driver" not in gpu.collect(dataclasses.replace(base, platform="linux"))
-    assert "macos_cuda_driver" not in gpu.collect(dataclasses.replace(base, platform="win32"))
+    assert "macos_cuda_driver" not in gpu.collect(structs.replace(base, platform="linux"))
+    assert "macos_cuda_driver" not in gpu.collect(structs.replace(base, platform="win32"))
 
 
 def test_macos_cuda_driver_check_tells_unknown_from_absent(tmp_path: Path) -> None:

@@ -3,7 +3,6 @@ the libraries probe (loader search order, copies found, winners)."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import time
 from pathlib import Path
@@ -11,6 +10,7 @@ from pathlib import Path
 import pytest
 import tomli_w
 
+from legacydoc import structs
 from legacydoc.probes import libnames
 from legacydoc.probes import libraries as lib_probe
 from legacydoc.probes.context import ProbeContext
@@ -374,7 +374,7 @@ def linux_world(tmp_path: Path, monkeypatch):
 def test_collect_linux_with_fake_ldconfig(tmp_path: Path, fake_tools, ctx_factory, linux_world):
     fake_tools.add("ldconfig", by_args={"-p": (linux_world["ldconfig"], 0)}, rc=2)
     ctx = ctx_factory(path_dirs=[fake_tools.bindir], env={"LD_LIBRARY_PATH": str(linux_world["ld"])})
-    ctx = dataclasses.replace(ctx, platform="linux")
+    ctx = structs.replace(ctx, platform="linux")
     table = lib_probe.collect(ctx)
     tomli_w.dumps({"libraries": table})
 
@@ -428,7 +428,7 @@ def test_collect_linux_ldconfig_absent(tmp_path: Path, fake_tools, linux_world):
 @posix_only
 def test_collect_linux_ldconfig_fails(fake_tools, ctx_factory, linux_world):
     fake_tools.add("ldconfig", stderr=data_bytes("ldconfig/ldconfig-p-unsupported-option.txt"), rc=1)
-    ctx = dataclasses.replace(ctx_factory(path_dirs=[fake_tools.bindir]), platform="linux")
+    ctx = structs.replace(ctx_factory(path_dirs=[fake_tools.bindir]), platform="linux")
     table = lib_probe.collect(ctx)
     assert table["ldconfig"]["rc"] == 1 and "unrecognized option" in table["ldconfig"]["output"]
     assert "ldconfig_cache" not in table
@@ -439,7 +439,7 @@ def test_collect_linux_ldconfig_fails(fake_tools, ctx_factory, linux_world):
 @posix_only
 def test_collect_linux_hanging_ldconfig_times_out(fake_tools, ctx_factory, linux_world):
     fake_tools.add("ldconfig", sleep=30)
-    ctx = dataclasses.replace(ctx_factory(path_dirs=[fake_tools.bindir], timeout=1.0), platform="linux")
+    ctx = structs.replace(ctx_factory(path_dirs=[fake_tools.bindir], timeout=1.0), platform="linux")
     started = time.monotonic()
     table = lib_probe.collect(ctx)
     elapsed = time.monotonic() - started

@@ -3,7 +3,6 @@ entry provides, duplicates and shadowing."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import stat
 from pathlib import Path
@@ -11,6 +10,7 @@ from pathlib import Path
 import pytest
 import tomli_w
 
+from legacydoc import structs
 from legacydoc.probes import path as path_probe
 from legacydoc.probes.context import ProbeContext
 from legacydoc.probes.path import (
@@ -236,7 +236,7 @@ def test_collect_linux_path_and_ld_library_path(tmp_path: Path, ctx_factory):
         path_dirs=[cuda_bin, other_bin, cuda_bin],
         env={"LD_LIBRARY_PATH": "%s:%s/:" % (cuda_lib, cuda_lib)},
     )
-    ctx = dataclasses.replace(ctx, platform="linux")
+    ctx = structs.replace(ctx, platform="linux")
     table = path_probe.collect(ctx)
     assert table["variable"] == "PATH" and table["os_rules"] == "posix" and table["separator"] == ":"
     assert table["entries"][0]["provides"][0] == "nvcc"

@@ -12,7 +12,6 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -28,6 +27,7 @@ from legacydoc.facts import get
 from legacydoc.i18n import N_, tr
 from legacydoc.probes.context import ProbeContext
 from legacydoc.redact import Redactor
+from legacydoc.structs import field, replace, struct
 
 # Rule areas the bench shows: its own findings and the performance rules they explain.
 SHOWN_AREAS = ("performance",)
@@ -36,14 +36,14 @@ THEANO_MAX_N = 4096
 THEANO_DEFAULT_N = 1024
 
 
-@dataclass
+@struct
 class BenchOptions:
     seconds: float = DEFAULT_SECONDS
     sizes: list[int] = field(default_factory=list)
     theano: bool = False
 
 
-@dataclass
+@struct
 class BenchReport:
     options: BenchOptions
     machine: Side

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from legacydoc.factschema.kinds import is_int
+from legacydoc.structs import field, struct
 
 DTYPES: tuple[str, ...] = ("float32", "float64")
 DEFAULT_SECONDS = 6.0
@@ -24,7 +24,7 @@ SEED_N = 512  # the seed post's size, always shown for comparison
 DTYPE_SHARES: dict[str, float] = {"float32": 0.55, "float64": 0.45}
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class Figure:
     """One quantity for the median, best and worst timed run."""
 
@@ -36,7 +36,7 @@ class Figure:
         return {"median": self.median, "best": self.best, "worst": self.worst}
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class SizeResult:
     n: int
     reps: int
@@ -56,7 +56,7 @@ class SizeResult:
         }
 
 
-@dataclass
+@struct
 class Sweep:
     """Every size measured for one dtype, and why the sweep stopped."""
 
@@ -100,7 +100,7 @@ class Sweep:
         return out
 
 
-@dataclass
+@struct
 class Side:
     """One numpy: legacydoc's own ("machine") or the target interpreter's ("target")."""
 

@@ -17,10 +17,10 @@ the CPU; it measured ~15x (1.8 s vs 0.12 s a batch).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from legacydoc.i18n import N_, tr
+from legacydoc.structs import struct
 
 # The seed's layer and training run.
 CONV_H = CONV_W = 32
@@ -63,7 +63,7 @@ def epoch_seconds(gflops: float, layers: int = LAYERS, images: int = IMAGES, bat
     return layer * layers * (images / batch)
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class GpuSpeedup:
     name: str
     tflops: float  # peak FP32, from the knowledge table

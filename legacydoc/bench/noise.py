@@ -17,10 +17,10 @@ import glob
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from legacydoc.i18n import N_, tr
+from legacydoc.structs import field, struct
 
 MEDIAN_GAP_LIMIT = 0.20  # the median run more than 20 % slower than the best one
 WORST_RATIO_LIMIT = 3.0  # some run more than 3 times slower than the best one
@@ -31,7 +31,7 @@ CLOCK_CHANGE_LIMIT = 0.15  # the mean clock moved by more than 15 %
 MAX_RERUN_SIZES = 3
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class Conditions:
     """What the machine looked like at one moment (None: this OS does not say)."""
 
@@ -42,7 +42,7 @@ class Conditions:
         return {"load_1m": self.load_1m, "mhz": self.mhz}
 
 
-@dataclass
+@struct
 class NoisySize:
     dtype: str
     n: int
@@ -51,7 +51,7 @@ class NoisySize:
     worst: float  # GFLOPS of the fastest and the slowest run
 
 
-@dataclass
+@struct
 class Verdict:
     trustworthy: bool
     reasons: list[str] = field(default_factory=list)

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from legacydoc.i18n import N_
+from legacydoc.structs import field, struct
 
 # (vector class, float32 FLOP per cycle per core, label)
 VECTOR_CLASSES: dict[str, tuple[int, str]] = {
@@ -36,7 +36,7 @@ VECTOR_CLASSES: dict[str, tuple[int, str]] = {
 }
 
 
-@dataclass
+@struct
 class Peak:
     """The estimate; ``gflops_f32`` is None when the clock or the vector width is unknown."""
 

@@ -8,14 +8,13 @@ it has a hard timeout that kills the whole tree, and it never raises.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import sys
 from collections.abc import Mapping
 from typing import Any
 
-from legacydoc import locate
+from legacydoc import locate, structs
 from legacydoc.bench import target_bench_script as script
 from legacydoc.bench.gemm import Side, side_from_report
 from legacydoc.probes.context import ProbeContext
@@ -44,7 +43,7 @@ def run_script(
 ) -> tuple[dict[str, Any], CommandResult]:
     """The script's report ({} if none) and the command's record."""
     # The probe context caps every command at --timeout; the bench needs its own limit.
-    run_ctx = dataclasses.replace(ctx, timeout=timeout_s, deadline=None)
+    run_ctx = structs.replace(ctx, timeout=timeout_s, deadline=None)
     argv = [python, "-c", script_source(), json.dumps(dict(plan), sort_keys=True)]
     result = run_ctx.run(argv, cwd=str(ctx.cwd))
     return parse_report(result.stdout, script.REPORT_KEY), result

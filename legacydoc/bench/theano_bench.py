@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from legacydoc.bench import target_bench_script as script
 from legacydoc.bench.gemm import SizeResult, size_from_report
 from legacydoc.bench.target_run import failure_reason, run_script
 from legacydoc.probes.context import ProbeContext
+from legacydoc.structs import field, struct
 
 # Importing Theano and compiling its C code the first time easily takes a minute; later
 # runs hit the compile cache. The run may take this long even with a small --timeout.
@@ -40,7 +40,7 @@ OP_KINDS: dict[str, str] = {
 _MISSING = re.compile(r"No module named '?theano'?$|No module named theano$")
 
 
-@dataclass
+@struct
 class TheanoRun:
     """What ``--theano`` found. ``ok`` when the product was compiled and timed."""
 

@@ -3,11 +3,11 @@ its text filled from the facts)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from legacydoc.errors import UsageError
 from legacydoc.shells import Step
+from legacydoc.structs import field, struct
 
 # The order an expert debugs in: a root cause in an earlier layer explains later ones.
 LAYERS: tuple[str, ...] = ("versions", "drivers", "libraries", "compilers", "config", "performance")
@@ -18,7 +18,7 @@ class RuleError(UsageError):
     """A rule file that cannot be used: one line naming the file and the rule."""
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class Rule:
     """A rule as loaded from a pack: when it fires, what it says, and which eras it covers."""
 
@@ -50,7 +50,7 @@ class Rule:
     unless: Any = ()
 
 
-@dataclass
+@struct
 class Diagnosis:
     """A rule that fired on a record: its texts filled in, with evidence and fix."""
 

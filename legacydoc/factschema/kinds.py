@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Union
+
+from legacydoc.structs import struct
 
 if TYPE_CHECKING:  # typing.TypeGuard is Python 3.10+; the annotation is never evaluated
     from typing import TypeGuard
@@ -20,7 +21,7 @@ def is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-@dataclass(frozen=True, eq=False)
+@struct(frozen=True, eq=False)
 class ListKind:
     """A list of scalars: ``list_of(STR)``."""
     item: str
@@ -32,7 +33,7 @@ def list_of(kind: str) -> ListKind:
     return ListKind(kind)
 
 
-@dataclass(frozen=True, eq=False)
+@struct(frozen=True, eq=False)
 class MapOf:
     """A table keyed by names (env variables, distributions) that match ``key_pattern``.
     ``dotted``: keys hold dots (library file names), so a dotted fact name is split wherever
@@ -45,14 +46,14 @@ class MapOf:
         return re.fullmatch(self.key_pattern, key) is not None  # re caches the compiled pattern
 
 
-@dataclass(frozen=True, eq=False)
+@struct(frozen=True, eq=False)
 class Table:
     """A table with known keys; ``extra`` types the other keys that match it."""
     fields: Mapping[str, Kind]
     extra: MapOf | None = None
 
 
-@dataclass(frozen=True, eq=False)
+@struct(frozen=True, eq=False)
 class ListOf:
     """An array of tables (what for_each / some / none iterate)."""
     item: Table

@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Callable, NoReturn
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -14,6 +13,7 @@ from packaging.version import InvalidVersion, Version
 
 from legacydoc.errors import UsageError
 from legacydoc.factschema.kinds import is_int
+from legacydoc.structs import field, struct
 
 OS_NAMES = ("linux", "windows")
 CONFIDENCE = ("V", "C", "U")
@@ -23,7 +23,7 @@ class KnowledgeError(UsageError):
     """A knowledge table is missing, unreadable or malformed. One line, names the file."""
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class Table:
     """One knowledge file: ``name`` is the file stem, ``origin`` where it was read from."""
 
@@ -45,7 +45,7 @@ class Table:
 _Fields = Mapping[str, str]
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class _Rows:
     """The fields a knowledge table's rows must and may have."""
 

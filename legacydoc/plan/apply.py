@@ -15,20 +15,20 @@ import shlex
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
 from legacydoc.errors import UsageError
 from legacydoc.i18n import tr
 from legacydoc.plan.planner import Plan
+from legacydoc.structs import struct
 
 INSTALL_TIMEOUT_S = 1800.0
 CREATE_TIMEOUT_S = 600.0
 PYENV_ROOT = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")
 
 
-@dataclass
+@struct
 class Action:
     title: str
     argv: list[str]

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from legacydoc.structs import struct
 from legacydoc.theanorc.discovery import write_target
 from legacydoc.theanorc.effective import effective_config
 from legacydoc.theanorc.writer import generate
@@ -44,7 +44,7 @@ def with_pygpu_installed(record: Mapping[str, Any]) -> dict[str, Any]:
     return facts
 
 
-@dataclass
+@struct
 class PlannedConfig:
     """The Theano config a plan writes: the device, the BLAS flags and the file's text."""
 

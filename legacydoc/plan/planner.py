@@ -15,7 +15,6 @@ Rules the planner keeps:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
 from typing import Any, Optional
 
 from legacydoc import readiness
@@ -24,6 +23,7 @@ from legacydoc.i18n import N_, tr
 from legacydoc.plan.config import for_new_env, planned_config, with_pygpu_installed
 from legacydoc.plan.project import DOWNSAMPLE, OLD_BACKEND, ProjectScan
 from legacydoc.plan.wheels import Wheels, admits
+from legacydoc.structs import asdict, field, struct
 from legacydoc.theanorc import machine
 
 # Theano targets the planner knows, with the Pythons to try, best first. The numpy ranges
@@ -57,7 +57,7 @@ SCIPY_WITH_MISC_IMAGES = "<1.3"
 H5PY_FOR_KERAS = "<3"
 
 
-@dataclass
+@struct
 class Step:
     """One step of a plan, with its commands for each shell."""
 
@@ -73,7 +73,7 @@ class Step:
     packages: list[str] = field(default_factory=list)  # its requirements, or the distributions it removes
 
 
-@dataclass
+@struct
 class Plan:
     """One plan for a machine and project: the Python, the pins and the steps."""
 
@@ -122,7 +122,7 @@ class Plan:
                 "fix": numpy_fix, "pins": pins}
 
 
-@dataclass
+@struct
 class _Choice:
     """The Python and package versions a plan settles on."""
 
@@ -182,7 +182,7 @@ def _numpy_range(target: Mapping[str, Any], project: Optional[ProjectScan], ldfl
     return spec
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class _Needs:
     """What the project's code asks of the pins beyond the Theano release: scipy below 1.3
     for scipy.misc's image functions, an h5py 2 for Keras. Wishes: when no Python can carry
@@ -190,6 +190,9 @@ class _Needs:
 
     misc_images: bool = False
     h5py: bool = False
+
+
+NO_NEEDS = _Needs()
 
 
 def _scipy_spec(project: Optional[ProjectScan], needs: _Needs, pymc: bool) -> str:
@@ -201,7 +204,7 @@ def _scipy_spec(project: Optional[ProjectScan], needs: _Needs, pymc: bool) -> st
 
 def _choose_versions(wheels: Wheels, target: Mapping[str, Any], python: str, os_family: str,
                      project: Optional[ProjectScan], gpu: bool, pymc: bool,
-                     installed: Optional[Mapping[str, str]] = None, needs: _Needs = _Needs()) -> Optional[_Choice]:
+                     installed: Optional[Mapping[str, str]] = None, needs: _Needs = NO_NEEDS) -> Optional[_Choice]:
     if not admits(target["python_ok"], python):
         return None
     h5py = ""
@@ -347,19 +350,19 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
         choice, keep, with_pygpu = _pick(wheels, target, record, os_family, project, gpu_now, pymc, reasons, cannot,
                                          needs)
     except PlanError:
-        if needs == _Needs():
+        if needs == NO_NEEDS:
             raise
         # No Python carries those wishes with the rest (a scipy pin, PyMC3's scipy): plan
         # without them, and say what will not work.
         choice, keep, with_pygpu = _pick(wheels, target, record, os_family, project, gpu_now, pymc, reasons, cannot,
-                                         _Needs())
+                                         NO_NEEDS)
         if needs.h5py:
             cannot.append(tr("Keras loading its saved files (load_model, load_weights): no Python that carries the "
                              "rest of the plan has an h5py 2 wheel, and h5py 3 breaks it (LD149)"))
         if needs.misc_images and project is not None:
             cannot.append(tr("%s: SciPy 1.3 removed it, and the rest of the plan needs a newer scipy; replace it "
                              "(imageio.imread and imwrite, Pillow's resize)") % project.scipy_misc_images)
-        needs = _Needs()
+        needs = NO_NEEDS
     env_kind = "conda" if (with_pygpu and not keep) or get(record, "python.env_kind") == "conda" else "venv"
 
     packages: dict[str, str] = {"numpy": "==" + choice.numpy, "scipy": "==" + choice.scipy}

@@ -15,13 +15,13 @@ import json
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
 from legacydoc.i18n import N_
 from legacydoc.plan.pickles import HEAD_BYTES, is_candidate, needs_latin1
 from legacydoc.safe_io import Refused, read_regular, read_small
+from legacydoc.structs import field, struct
 
 MAX_FILES = 5000
 MAX_BYTES = 2_000_000
@@ -56,7 +56,7 @@ VENDORED_DIRS = frozenset({"third_party", "thirdparty", "vendor", "vendored", "_
 _PY2_RE = re.compile(r"^\s*(print\s+[^\s(=].*|exec\s+[\"'].*|except\s+[\w.]+\s*,\s*\w+\s*:.*|raise\s+\w+\s*,.*)$", re.M)
 
 
-@dataclass
+@struct
 class Pin:
     """A version pin found in the project's requirement files."""
 
@@ -66,7 +66,7 @@ class Pin:
     url: str = ""  # a direct reference (git+https://..., an archive)
 
 
-@dataclass
+@struct
 class ProjectScan:
     """What the project's own files say: imports, pins, and what needs Python 2 or old packages."""
 

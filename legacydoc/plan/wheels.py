@@ -4,18 +4,18 @@ wheel for this Python on this OS, and which is the newest that does inside a ran
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Optional
 
 from packaging.version import Version
 
 from legacydoc.knowledge.load import tables
+from legacydoc.structs import struct
 from legacydoc.versions import parse_specifier, parse_version
 
 OS_KEYS = {"linux": "linux", "windows": "windows", "darwin": "macos", "macos": "macos"}
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class Wheels:
     """The wheel table: which package releases have wheels for which Python, on pip and on conda."""
 

@@ -8,7 +8,6 @@ still runs.
 
 from __future__ import annotations
 
-import dataclasses
 import ntpath
 import os
 import posixpath
@@ -16,10 +15,10 @@ import shutil
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from legacydoc import structs
 from legacydoc.probes.run import (
     DEFAULT_TIMEOUT_S,
     CommandLog,
@@ -28,6 +27,7 @@ from legacydoc.probes.run import (
     candidate_encodings,
     run_command,
 )
+from legacydoc.structs import field, struct
 
 
 def platform_family(platform: str) -> str:
@@ -39,7 +39,7 @@ def platform_family(platform: str) -> str:
     return platform
 
 
-@dataclass
+@struct
 class ProbeContext:
     """Options and world for one probe run. Copy it with :meth:`for_probe` per probe."""
 
@@ -143,4 +143,4 @@ class ProbeContext:
 
     def for_probe(self) -> "ProbeContext":
         """A copy whose deadline is one timeout from now (the per-probe budget)."""
-        return dataclasses.replace(self, deadline=time.monotonic() + self.timeout)
+        return structs.replace(self, deadline=time.monotonic() + self.timeout)

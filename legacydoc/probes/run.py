@@ -19,8 +19,9 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Optional
+
+from legacydoc.structs import field, struct
 
 DEFAULT_TIMEOUT_S = 10.0
 # What one command may leave in the facts record: enough to quote an error, never a dump.
@@ -33,7 +34,7 @@ DRAIN_S = 0.5
 _IS_WINDOWS = os.name == "nt"
 
 
-@dataclass
+@struct
 class CommandResult:
     """What one command did. ``rc`` is None when it never started or was killed."""
 
@@ -386,7 +387,7 @@ def run_command(
     return result
 
 
-@dataclass
+@struct
 class CommandLog:
     """Every command run during one probe session, for support reports."""
 

@@ -20,13 +20,13 @@ import json
 import os
 import sys
 import threading
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from legacydoc import locate
 from legacydoc.probes import target_script
 from legacydoc.probes.context import ProbeContext
 from legacydoc.probes.run import CommandResult, neutral_folder
+from legacydoc.structs import field, struct
 
 # Imported with --import-check, cheapest first: theano imports the other two anyway.
 IMPORT_MODULES = ("numpy", "pygpu", "theano")
@@ -69,7 +69,7 @@ def script_source() -> str:
 # --- choosing the interpreter ---------------------------------------------------------
 
 
-@dataclass
+@struct
 class Choice:
     """Which interpreter to probe and why."""
 

@@ -11,14 +11,14 @@ through ``Redactor.json_text`` (which keeps the JSON valid).
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from legacydoc.errors import UsageError
 from legacydoc.i18n import tr
+from legacydoc.structs import struct
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class Format:
     """An output format of check and report: its name, help line, and renderer."""
 

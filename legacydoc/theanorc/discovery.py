@@ -9,10 +9,10 @@ theano_config probe applies exactly this; these helpers work from its facts.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from legacydoc.facts import get
+from legacydoc.structs import struct
 from legacydoc.theanorc import machine
 
 
@@ -91,7 +91,7 @@ def theanorc_line(
     return "export THEANORC=%s" % value if value else "unset THEANORC"
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class Target:
     """The config file `theanorc --write` should write, and why that one."""
 

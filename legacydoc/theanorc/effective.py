@@ -15,10 +15,10 @@ from __future__ import annotations
 import configparser
 from collections import ChainMap
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from legacydoc import readiness
+from legacydoc.structs import field, struct
 from legacydoc.theanorc import machine
 from legacydoc.theanorc.defaults import computed_default, expanduser, warn_default
 from legacydoc.theanorc.flags import FlagItem, ParsedFlags, parse_flags
@@ -38,7 +38,7 @@ from legacydoc.theanorc.validate import Check, check_value
 PID_PLACEHOLDER = "<PID>"
 
 
-@dataclass
+@struct
 class EffectiveConfig:
     """The configuration Theano ends up with: files, flags and defaults merged in its order."""
 

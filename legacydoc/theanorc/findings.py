@@ -12,9 +12,9 @@ means: delete the line(s). The kinds are listed in :data:`KINDS`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any, Optional
 
+from legacydoc.structs import replace
 from legacydoc.theanorc.checks.base import KINDS, Context, Finding
 from legacydoc.theanorc.checks.files import check_files
 from legacydoc.theanorc.checks.machine import (

@@ -13,11 +13,12 @@ line; an unclosed quote makes ``import theano`` fail.
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass, field
 from typing import Optional
 
+from legacydoc.structs import field, struct
 
-@dataclass
+
+@struct
 class FlagItem:
     """One item of THEANO_FLAGS as Theano splits it."""
 
@@ -27,7 +28,7 @@ class FlagItem:
     value: Optional[str] = None
 
 
-@dataclass
+@struct
 class ParsedFlags:
     """THEANO_FLAGS as Theano reads it, with what it silently drops."""
 

@@ -23,8 +23,9 @@ configparser on the whole corpus.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Optional
+
+from legacydoc.structs import field, struct
 
 DEFAULT_SECTION = "DEFAULT"
 # The standard library's patterns (configparser.RawConfigParser.SECTCRE/_OPT_TMPL; the
@@ -39,7 +40,7 @@ _WS2 = " \t\n\r\x0b\x0c"
 _NONSPACE = re.compile(r"\S")
 
 
-@dataclass
+@struct
 class Entry:
     """One ``option = value`` line (plus its continuation lines)."""
 
@@ -63,7 +64,7 @@ class Entry:
         return self.end_line > self.line
 
 
-@dataclass
+@struct
 class Issue:
     """A line configparser refuses. ``fatal_now``: raised at that line (duplicates,
     missing header); otherwise collected and raised at the end of the file."""
@@ -77,7 +78,7 @@ class Issue:
     fatal_now: bool = False
 
 
-@dataclass
+@struct
 class ParsedText:
     """A .theanorc read the way Theano's configparser reads it."""
 

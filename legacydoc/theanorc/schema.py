@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
@@ -20,6 +19,7 @@ from packaging.version import Version
 
 from legacydoc import locate
 from legacydoc.probes.target_script import normalise
+from legacydoc.structs import field, struct
 from legacydoc.versions import parse_version
 
 DEFAULT_SCHEMA = "theano-1.0.5"
@@ -34,7 +34,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
     return locate.read_toml(path, "Theano option schema")
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class Schema:
     """The options one Theano release knows, with their defaults and filters."""
 
@@ -100,7 +100,7 @@ def load_advice() -> dict[str, Any]:
 # --- which release is installed ---------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class Release:
     """The Theano release a record holds, and the schema chosen for it."""
 

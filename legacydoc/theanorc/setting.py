@@ -4,13 +4,13 @@ per option (legacydoc.theanorc.effective) and what its defaults and checks read.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from legacydoc.structs import field, struct
 from legacydoc.theanorc.validate import Check
 
 
-@dataclass
+@struct
 class Origin:
     """One place that sets an option."""
 
@@ -29,7 +29,7 @@ class Origin:
         return self.source
 
 
-@dataclass
+@struct
 class Setting:
     """One option as Theano will see it: its value, where it came from, and whether it is valid."""
 

@@ -9,16 +9,16 @@ other hand, propagates and makes ``import theano`` fail.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Optional
 
+from legacydoc.structs import struct
 from legacydoc.theanorc import machine
 from legacydoc.theanorc.parser import ParsedText, dialect_for, parse_text, split_lines
 
 _GBK_FAMILY = ("gbk", "cp936", "gb2312", "gb18030", "ms936")
 
 
-@dataclass
+@struct
 class DecodeProblem:
     """Text in a config file that Theano cannot decode (a BOM, bytes that are not UTF-8)."""
 
@@ -28,7 +28,7 @@ class DecodeProblem:
     message: str
 
 
-@dataclass
+@struct
 class SourceFile:
     """One config file Theano would read: whether it could, and what it holds."""
 

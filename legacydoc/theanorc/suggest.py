@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Optional, cast
 
 from legacydoc.i18n import tr
+from legacydoc.structs import struct
 from legacydoc.theanorc.schema import Schema, canonical_name, load_advice, load_schema
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class Suggestion:
     """The real option a mistyped or misplaced one most likely meant."""
 

@@ -10,15 +10,16 @@ IntParam/FloatParam are those casts.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Union
+
+from legacydoc.structs import struct
 
 # What Theano's BoolParam accepts, exactly (case matters: TRUE is rejected).
 BOOL_TRUE = ("True", "true", "1")
 BOOL_FALSE = ("False", "false", "0")
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class Check:
     """Whether a Theano release accepts one option's value, and the value it ends up with."""
 

@@ -12,11 +12,11 @@ lines are dropped and reported.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from legacydoc import __version__, readiness
 from legacydoc.facts import get
+from legacydoc.structs import field, struct
 from legacydoc.theanorc import machine
 from legacydoc.theanorc.effective import EffectiveConfig
 from legacydoc.theanorc.schema import canonical_name
@@ -26,7 +26,7 @@ DECIDED = ("device", "floatX", "mode", "cxx", "blas.ldflags", "cuda.root", "dnn.
            "dnn.library_path", "dnn.bin_path", "dnn.base_path", "gpuarray.preallocate")
 
 
-@dataclass
+@struct
 class Line:
     """One option a written .theanorc sets, with the comment that says why."""
 
@@ -35,7 +35,7 @@ class Line:
     why: str  # the comment above it
 
 
-@dataclass
+@struct
 class Generated:
     """A .theanorc to write, with what it sets and what it left out."""
 

@@ -4,10 +4,10 @@ runs in, and the small text helpers that build messages and corrected lines."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Optional
 
 from legacydoc.i18n import tr
+from legacydoc.structs import struct
 from legacydoc.theanorc.effective import EffectiveConfig, Setting
 from legacydoc.theanorc.schema import canonical_name, load_schema
 from legacydoc.theanorc.suggest import load_advice
@@ -51,7 +51,7 @@ KINDS: dict[str, str] = {
 }
 
 
-@dataclass
+@struct
 class Finding:
     """One problem the config model found, with the line that fixes it."""
 
