@@ -273,6 +273,9 @@ def _import_diagnosis() -> None:
     import legacydoc.plan.planner  # noqa: F401
     import legacydoc.render.check_text  # noqa: F401
     import legacydoc.theanorc.findings  # noqa: F401
+    from legacydoc.knowledge.load import default
+
+    default()  # the knowledge tables, read from disk: diagnosing reads them first thing
 
 
 def _load_rules(rules_dirs: Optional[list[Path]]) -> list:
