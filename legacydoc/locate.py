@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from legacydoc.errors import UsageError
 
@@ -93,6 +93,14 @@ def loads_toml(text: str) -> dict[str, Any]:
 
 def read_toml(path: Path, what: str, error: Callable[[str], UsageError] = UsageError) -> dict[str, Any]:
     """A data file as a dict; any problem is ``error("<path>: <what> ...")``, one line."""
+    return read_toml_stored(path, what, error)[0]
+
+
+def read_toml_stored(
+    path: Path, what: str, error: Callable[[str], UsageError] = UsageError
+) -> tuple[dict[str, Any], Optional[bytes]]:
+    """:func:`read_toml`, and the JSON the parse cache holds the data as (None when it
+    holds none): what a validator's verdict on the data is keyed by."""
     from legacydoc import parsecache
     from legacydoc.safe_io import read_regular
 
@@ -103,13 +111,12 @@ def read_toml(path: Path, what: str, error: Callable[[str], UsageError] = UsageE
         raise error(str(exc)) from None
     except UnicodeDecodeError as exc:
         raise error("%s: not UTF-8 (byte %d)" % (path, exc.start)) from None
-    cached = parsecache.load(raw)
+    cached = parsecache.load_stored(raw)
     if cached is not None:
         return cached
     try:
         parsed = loads_toml(text)
-        parsecache.store(raw, parsed)
-        return parsed
+        return parsed, parsecache.store(raw, parsed)
     except TomlError as exc:
         raise error("%s: not valid TOML (%s)" % (path, exc)) from None
     except RecursionError:

@@ -53,6 +53,12 @@ def _entry(data: bytes) -> Optional[Path]:
 
 def load(data: bytes) -> Optional[dict[str, Any]]:
     """The parsed form of these bytes, if cached."""
+    found = load_stored(data)
+    return found[0] if found is not None else None
+
+
+def load_stored(data: bytes) -> Optional[tuple[dict[str, Any], bytes]]:
+    """The parsed form of these bytes and the JSON it was read from, if cached."""
     from legacydoc.safe_io import read_small
 
     try:
@@ -61,18 +67,23 @@ def load(data: bytes) -> Optional[dict[str, Any]]:
         value = json.loads(raw) if raw else None
     except (ValueError, OSError):
         return None
-    return value if isinstance(value, dict) else None
+    return (value, raw) if isinstance(value, dict) and raw else None
 
 
-def store(data: bytes, parsed: dict[str, Any]) -> None:
-    """Remember the parsed form; silently nothing when it cannot be (a cache is optional)."""
+def store(data: bytes, parsed: dict[str, Any]) -> Optional[bytes]:
+    """Remember the parsed form; the JSON it is kept as, or None when it cannot be kept
+    (a cache is optional: nothing is said about why)."""
+    if cache_dir() is None:
+        return None
     try:
         text = json.dumps(parsed, ensure_ascii=False, allow_nan=False)
         if json.loads(text) != parsed:  # a type JSON would change (a tuple, a float key)
-            return
-        _put(_entry(data), text.encode("utf-8"))
+            return None
+        content = text.encode("utf-8")
+        _put(_entry(data), content)
+        return content
     except (TypeError, ValueError, RecursionError):
-        return
+        return None
 
 
 def _put(path: Optional[Path], content: bytes) -> None:

@@ -164,3 +164,67 @@ def test_a_verdict_vouches_for_the_data_not_for_a_forged_parse_cache_entry(cache
     entry.write_text('{"source": "x", "build": "not a list"}')
     with pytest.raises(KnowledgeError):
         load_tables(tmp_path)
+
+
+# --- verdicts on rule packs --------------------------------------------------------------
+
+
+def _counting_rule_checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    from legacydoc.engine import load as rule_load
+
+    calls: list[str] = []
+    real = rule_load._check_rule_table
+
+    def counting(table, source):
+        calls.append(str(table.get("id")))
+        return real(table, source)
+
+    monkeypatch.setattr(rule_load, "_check_rule_table", counting)
+    return calls
+
+
+def test_a_rule_pack_accepted_once_is_built_the_same_without_checks(cache: Path, monkeypatch) -> None:
+    from legacydoc.engine import load_rules
+
+    calls = _counting_rule_checks(monkeypatch)
+    first = load_rules()
+    assert len(calls) == len(first)  # every rule checked once...
+    assert [p for p in cache.iterdir() if p.suffix == ".valid"]
+    second = load_rules()
+    assert len(calls) == len(first)  # ...and not again
+    assert second == first  # the same rules, field by field
+
+
+def test_a_rule_pack_verdict_vouches_for_its_data_only(cache: Path, tmp_path: Path, monkeypatch) -> None:
+    from legacydoc.engine import RuleError, load_rules
+    from legacydoc.engine import load as rule_load
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    good = (locate.rules_dir() / "cache.toml").read_text(encoding="utf-8")
+    (pack / "cache.toml").write_text(good, encoding="utf-8")
+    load_rules([pack], include_builtin=False)  # parsed, checked, both remembered
+    # a forged parse-cache entry for the same bytes: its data has no verdict, so it is checked
+    [entry] = [p for p in cache.iterdir() if p.suffix == ".json"]
+    entry.write_text('{"rule": [{"id": "LD999"}]}')
+    with pytest.raises(RuleError, match="LD999"):
+        load_rules([pack], include_builtin=False)
+    # another validator (an edited fact schema) checks again
+    entry.unlink()
+    calls = _counting_rule_checks(monkeypatch)
+    monkeypatch.setattr(rule_load, "validator_id", lambda: "rules edited-schema")
+    load_rules([pack], include_builtin=False)
+    assert calls
+
+
+def test_a_rejected_rule_pack_is_rejected_every_time(cache: Path, tmp_path: Path) -> None:
+    from legacydoc.engine import RuleError, load_rules
+
+    (tmp_path / "bad.toml").write_text(
+        '[[rule]]\nid = "LD999"\nname = "x"\narea = "python"\nlayer = "versions"\nseverity = "error"\n'
+        'title = "t"\nwhy = "w"\nfix = ["f"]\napplies = { theano = "any", backend = "any" }\n'
+        'when = { fact = "no.such.fact", exists = true }\n')
+    for _ in range(2):
+        with pytest.raises(RuleError, match="no.such.fact"):
+            load_rules([tmp_path], include_builtin=False)
+    assert not [p for p in cache.iterdir() if p.suffix == ".valid"]
