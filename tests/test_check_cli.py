@@ -24,7 +24,8 @@ TOP_KEYS = {"legacydoc_version", "facts_schema", "source", "verdict", "runs_on",
             "log_unexplained", "plan"}
 PLAN_KEYS = {"os", "python", "python_now", "keep_env", "env_kind", "theano", "packages", "conda_packages", "reasons",
              "device", "theanorc", "env", "steps", "cannot", "keras_json", "notes", "wheels_generated"}
-DIAG_KEYS = {"id", "name", "area", "severity", "layer", "title", "why", "fix", "evidence", "references", "explains", "folded"}
+DIAG_KEYS = {"id", "name", "area", "severity", "layer", "title", "why", "fix", "evidence", "references", "explains", "folded",
+             "alternatives"}
 
 
 def _validate_diagnosis(diag: dict) -> None:

@@ -321,3 +321,38 @@ def test_a_message_an_error_in_the_facts_accounts_for_is_no_evidence_for_its_oth
     # the facts prove it, and the log is quoted as its evidence all the same
     first = run_check(proven, rules, source="test").diagnoses[0]
     assert any("64-bit mode not compiled in" in quoted for quoted in first.evidence.get("log", [])), first.evidence
+
+
+def test_causes_a_message_points_at_equally_are_shown_as_alternatives() -> None:
+    """"cannot import name 'downsample'" is evidence for Lasagne 0.1 (LD112) and for the
+    project's own code (LD157). With neither decided by the record, both fire, each naming
+    the other as the alternative; a record that decides one leaves no alternative."""
+    from legacydoc import logscan
+    from legacydoc.checkup import run_check
+    from legacydoc.engine import load_rules
+
+    line = b"ImportError: cannot import name 'downsample' from 'theano.tensor.signal'\n"
+    base = {"schema": 1, "log": logscan.log_table(line, source="log.txt")}
+    rules = load_rules()
+    found = {d.id: d for d in run_check(base, rules, source="test").diagnoses}
+    assert found["LD112"].alternatives == ["LD157"] and found["LD157"].alternatives == ["LD112"]
+    assert found["LD112"].alternatives_message == "theano-cannot-import-downsample"
+    assert found["LD112"].to_dict()["alternatives"] == ["LD157"]
+    # the project scan shows no downsample import of its own: Lasagne it is, no alternative
+    scanned = {**base, "project": {"python2_pickles": [], "downsample": ""}}
+    decided = {d.id: d for d in run_check(scanned, rules, source="test").diagnoses}
+    assert "LD157" not in decided and decided["LD112"].alternatives == []
+
+
+def test_alternatives_are_said_in_text_and_markdown() -> None:
+    from legacydoc import logscan
+    from legacydoc.checkup import run_check
+    from legacydoc.engine import load_rules
+    from legacydoc.render.check_markdown import render_check_markdown
+    from legacydoc.render.check_text import render_check_text
+
+    line = b"ImportError: cannot import name 'downsample'\n"
+    result = run_check({"schema": 1, "log": logscan.log_table(line, source="log.txt")}, load_rules(), source="t")
+    for text in (render_check_text(result), render_check_markdown(result)):
+        flat = " ".join(text.split())  # the text is wrapped at the terminal's width
+        assert "points at this and at LD157" in flat and "What tells them apart:" in flat

@@ -33,10 +33,6 @@ KNOWN_CONTRADICTIONS: dict[tuple[str, str], list[str]] = {
     # facts alone read as 8.0 GA1, which needs driver 367.48. The log's "unknown error"
     # shows the runtime passed its driver check, and with it LD208 is not claimed.
     ("gh-keras-3043", "facts"): ["LD208"],
-    # "cannot import name 'downsample'" is Lasagne 0.1 (LD112) or the code itself (LD157);
-    # the reporter named neither Lasagne nor the file, so both candidates fire from the log,
-    # and the accepted answer (the tutorial's own network3.py) rules out the first.
-    ("gh-deeplearningpython-5", "log"): ["LD112"],
 }
 
 
@@ -85,6 +81,16 @@ def test_no_new_error_claim_the_accepted_answer_rules_out(
     for run, results in (("facts", outcomes[0]), ("log", outcomes[1])):
         found.update({(o.case.id, run): o.contradicted for o in results if o.contradicted})
     assert found == KNOWN_CONTRADICTIONS, found
+
+
+def test_a_cause_shown_as_an_alternative_names_the_accepted_one_beside_it(
+    outcomes: tuple[list[corpus.Outcome], list[corpus.Outcome]]
+) -> None:
+    # A wrong cause is only excused from the count above when check shows it as one of the
+    # possible causes of a log message: the accepted cause must then be found beside it.
+    hedged = [o for results in outcomes for o in results if o.hedged]
+    assert hedged, "no case exercises the alternatives"
+    assert all(o.found for o in hedged), [(o.case.id, o.hedged, o.top) for o in hedged if not o.found]
 
 
 def test_the_log_changes_the_diagnosis(outcomes: tuple[list[corpus.Outcome], list[corpus.Outcome]]) -> None:

@@ -349,10 +349,40 @@ def log_candidates(rules: Iterable[Rule], facts: Mapping[str, Any]) -> frozenset
     return frozenset(r for r in every if r not in accounted or r in open_)
 
 
+def _alternatives(facts: Mapping[str, Any], on_log_alone: set[str]) -> dict[str, tuple[list[str], str]]:
+    """For each rule fired on the log alone, the other rules one message of the log points
+    at equally that fired on it alone too, and that message: the log shows that one of
+    them happened, the record does not say which (a downsample ImportError: Lasagne 0.1
+    or the project's own code). A rule another message points at alone is not in doubt."""
+    if len(on_log_alone) < 2:
+        return {}
+    from legacydoc.messages import by_id, catalogue
+
+    known = by_id(catalogue())
+    ids = [*(get(facts, "log.ids") or []), *(get(facts, "derived.log.import_check_ids") or [])]
+    sure: set[str] = set()
+    groups: list[tuple[list[str], str]] = []
+    for message_id in dict.fromkeys(str(i) for i in ids):
+        message = known.get(message_id)
+        group = [r for r in message.rules if r in on_log_alone] if message is not None else []
+        if len(group) == 1:
+            sure.add(group[0])
+        elif group:
+            groups.append((group, message_id))
+    out: dict[str, tuple[list[str], str]] = {}
+    for group, message_id in groups:
+        for rule_id in group:
+            if rule_id not in sure and rule_id not in out:
+                out[rule_id] = ([other for other in group if other != rule_id], message_id)
+    return out
+
+
 def evaluate(rules: Iterable[Rule], facts: Mapping[str, Any]) -> list[Diagnosis]:
     """Every diagnosis, root causes first; diagnoses a firing rule explains are folded
-    under it (kept in ``folded``, their ids listed in ``explains``)."""
+    under it (kept in ``folded``, their ids listed in ``explains``); one of several causes
+    a message of the log equally points at lists the others (``alternatives``)."""
     fired: list[tuple[Rule, Diagnosis]] = []
+    on_log_alone: set[str] = set()
     rules = list(rules)
     log_rules = log_candidates(rules, facts)
     for rule in rules:
@@ -368,10 +398,17 @@ def evaluate(rules: Iterable[Rule], facts: Mapping[str, Any]) -> list[Diagnosis]
                 # The era is unknown, the log says it happened: the matching items are the
                 # evidence; without any (the config was not read) it fires once, item-less.
                 fired.extend((rule, diagnose(rule, facts, item, from_log=True)) for item in hits or [None])
+                on_log_alone.add(rule.id)
             continue
         how = fires(rule, facts, log_rules)
         if how is not None:
             fired.append((rule, diagnose(rule, facts, None, from_log=how == "log")))
+            if how == "log":
+                on_log_alone.add(rule.id)
+    for rule_id, (others, message_id) in _alternatives(facts, on_log_alone).items():
+        for _rule, diag in fired:
+            if diag.id == rule_id:
+                diag.alternatives, diag.alternatives_message = list(others), message_id
 
     by_key: dict[str, list[Diagnosis]] = {}
     for rule, diag in fired:

@@ -66,6 +66,10 @@ class Diagnosis:
     references: list[str] = field(default_factory=list)
     explains: list[str] = field(default_factory=list)  # ids of folded diagnoses
     folded: list["Diagnosis"] = field(default_factory=list)
+    # Fired on a message of the log that these other rules fired on too, none of them
+    # decided by the facts: one of them is the cause, the record does not say which.
+    alternatives: list[str] = field(default_factory=list)
+    alternatives_message: str = ""  # the message's id
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -80,4 +84,5 @@ class Diagnosis:
             "evidence": dict(self.evidence),
             "references": list(self.references),
             "explains": list(self.explains),
+            "alternatives": list(self.alternatives),
         }

@@ -8,6 +8,7 @@ from legacydoc import facts as facts_module
 from legacydoc.checkup import CheckResult
 from legacydoc.engine import Diagnosis
 from legacydoc.i18n import tr
+from legacydoc.render.alternatives import alternatives_note, telling_apart
 
 STATUS_WORDS = {"ok": "ok", "warning": "warning", "error": "**error**", "unknown": "unknown"}
 
@@ -49,7 +50,14 @@ def _fence(text: str, lang: str = "") -> list[str]:
 def _diagnosis(diag: Diagnosis, level: int) -> list[str]:
     title, why = md_text(diag.title), md_text(diag.why)
     label = tr({"error": "ERROR", "warning": "WARNING", "info": "INFO"}[diag.severity])
-    out = ["%s %s: %s" % ("#" * level, label, title), "", "`%s` %s" % (diag.id, diag.name), "", why, ""]
+    out = ["%s %s: %s" % ("#" * level, label, title), "", "`%s` %s" % (diag.id, diag.name), ""]
+    note = alternatives_note(diag)
+    if note:
+        out.extend([md_text(note), ""])
+        apart = telling_apart(diag)
+        if apart:
+            out.extend([tr("What tells them apart:"), "", *("- " + md_text(line) for line in apart), ""])
+    out.extend([why, ""])
     if diag.fix:
         out.append(tr("Fix:"))
         out.append("")

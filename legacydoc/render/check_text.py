@@ -5,6 +5,7 @@ from __future__ import annotations
 from legacydoc.checkup import CheckResult
 from legacydoc.engine import Diagnosis
 from legacydoc.i18n import current, tr
+from legacydoc.render.alternatives import alternatives_note, telling_apart
 from legacydoc.render.columns import unfold, width, wrap
 
 # Plain ASCII marks: they survive every Windows console code page (cp936 included).
@@ -28,6 +29,13 @@ def _diagnosis(diag: Diagnosis, number: str, color: bool, indent: str = "") -> l
     head = "%s%s %s %s [%s %s]" % (indent, number, _paint(label, diag.severity, color), diag.title, diag.id, diag.name)
     out = [head]
     pad = indent + "   "
+    note = alternatives_note(diag)
+    if note:
+        out.extend(_wrap(note, pad))
+        apart = telling_apart(diag)
+        if apart:
+            out.append(pad + tr("What tells them apart:"))
+            out.extend(pad + "  - " + line for line in apart)
     out.extend(_wrap(diag.why, pad))
     seen = diag.evidence.get("log") if isinstance(diag.evidence, dict) else None
     if seen:
