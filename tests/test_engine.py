@@ -356,3 +356,28 @@ def test_alternatives_are_said_in_text_and_markdown() -> None:
     for text in (render_check_text(result), render_check_markdown(result)):
         flat = " ".join(text.split())  # the text is wrapped at the terminal's width
         assert "points at this and at LD157" in flat and "What tells them apart:" in flat
+
+
+def test_a_traceback_that_names_the_importer_settles_the_alternatives() -> None:
+    """Lasagne's pool.py in the traceback singles out LD112; a project file's frame, LD157.
+    The message both point at is then accounted for: its other cause does not fire."""
+    from legacydoc import logscan
+    from legacydoc.checkup import run_check
+    from legacydoc.engine import load_rules
+
+    rules = load_rules()
+    error = "ImportError: cannot import name downsample\n"
+    lasagne = ('  File "/usr/lib/python2.7/dist-packages/lasagne/layers/pool.py", line 6, in <module>\n'
+               "    from theano.tensor.signal import downsample\n" + error)
+    project = '  File "network3.py", line 43, in <module>\n    from theano.tensor.signal import downsample\n' + error
+    elided = "    from lasagne.init import HeUniform, Constant\n...\n" + error
+    for log, cause, other in ((lasagne, "LD112", "LD157"), (elided, "LD112", "LD157"), (project, "LD157", "LD112")):
+        record = {"schema": 1, "log": logscan.log_table(log.encode(), source="log.txt")}
+        found = {d.id: d for d in run_check(record, rules, source="test").diagnoses}
+        assert cause in found and found[cause].alternatives == [] and other not in found, (log, list(found))
+    # a Lasagne the record shows is not 0.1 cannot be what the frame singles out
+    record = {"schema": 1, "log": logscan.log_table(lasagne.encode(), source="log.txt"),
+              "packages": {"lasagne": {"name": "Lasagne", "version": "0.2.dev1"},
+                           "theano": {"name": "Theano", "version": "1.0.5"}}}
+    found = {d.id for d in run_check(record, rules, source="test").diagnoses}
+    assert "LD112" not in found, found

@@ -326,11 +326,18 @@ def _proven_error(rule: Rule, facts: Mapping[str, Any]) -> bool:
     return truth(rule.when, facts) is True
 
 
+def _possible(rule: Rule, facts: Mapping[str, Any]) -> bool:
+    """The facts do not rule the rule out (its era and its condition, as far as known)."""
+    return truth(rule.applies, facts) is not False and (rule.log_only or truth(rule.when, facts) is not False)
+
+
 def log_candidates(rules: Iterable[Rule], facts: Mapping[str, Any]) -> frozenset:
     """The rules a message in the log (or the import check) is evidence for, less those of
-    a message the facts already account for: when one of a message's causes is an error
-    the record proves ("64-bit mode not compiled in" with a 32-bit g++ recorded), its other
-    candidate causes (a missing libpython, several toolchains) are not what it shows."""
+    a message something else already accounts for: when one of a message's causes is an
+    error the record proves ("64-bit mode not compiled in" with a 32-bit g++ recorded), or
+    one that another message of the log points at alone and the facts allow (Lasagne's
+    pool.py importing downsample, under "cannot import name 'downsample'"), its other
+    candidate causes (a missing libpython; the project's own code) are not what it shows."""
     every = get(facts, "derived.log.rules") or []
     if not every:
         return frozenset()
@@ -339,13 +346,15 @@ def log_candidates(rules: Iterable[Rule], facts: Mapping[str, Any]) -> frozenset
 
     known = by_id(catalogue())
     by_rule = {rule.id: rule for rule in rules}
+    messages = [known[i] for i in dict.fromkeys(str(i) for i in ids) if i in known]
+    singled_out = {m.rules[0] for m in messages
+                   if len(m.rules) == 1 and m.rules[0] in by_rule and _possible(by_rule[m.rules[0]], facts)}
     accounted: set[str] = set()
-    open_: set[str] = set()  # candidates of a message no proven error accounts for
-    for message_id in dict.fromkeys(str(i) for i in ids):
-        message = known.get(message_id)
-        if message is not None:
-            proven = any(r in by_rule and _proven_error(by_rule[r], facts) for r in message.rules)
-            (accounted if proven else open_).update(message.rules)
+    open_: set[str] = set()  # candidates of a message nothing else accounts for
+    for message in messages:
+        proven = any(r in by_rule and _proven_error(by_rule[r], facts) for r in message.rules)
+        explained = len(message.rules) > 1 and any(r in singled_out for r in message.rules)
+        (accounted if proven or explained else open_).update(message.rules)
     return frozenset(r for r in every if r not in accounted or r in open_)
 
 
