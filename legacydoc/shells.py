@@ -49,6 +49,18 @@ def family(shell: str) -> str:
     return "bash" if shell in ("bash", "zsh") else shell
 
 
+def assignment(family_name: str, name: str, value: str) -> str:
+    """Setting an environment variable in a shell family (STEP_KEYS): bash needs the value
+    quoted; cmd's and PowerShell's forms quote it themselves."""
+    if family_name == "bash":
+        import shlex
+
+        return "export %s=%s" % (name, shlex.quote(value))
+    if family_name == "cmd":
+        return 'set "%s=%s"' % (name, value)
+    return '$env:%s = "%s"' % (name, value)
+
+
 def line_for(step: Step, shell: str) -> str:
     """The step as this shell's line."""
     if isinstance(step, str):

@@ -4,7 +4,6 @@ Keras. Written with safe_io.replace_file: an existing file is backed up, never t
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from legacydoc.errors import UsageError
@@ -36,30 +35,22 @@ def environment_yml(plan: Plan) -> str:
     return "\n".join(lines) + "\n"
 
 
-# Per shell: the usage line, how a variable is set, THEANORC next to the script, line end.
+# Each activate script: its first line, its shell family (legacydoc.shells), THEANORC
+# pointing at the bundle's theanorc, and its line ending.
 _ACTIVATE = {
-    "activate.sh": ("# source this file: . ./activate.sh", "export %s=%s", 'export THEANORC="$(pwd)/theanorc"', "\n"),
-    "activate.bat": ("@echo off\r\nrem run in cmd: call activate.bat", 'set "%s=%s"', 'set "THEANORC=%~dp0theanorc"',
-                     "\r\n"),
-    "activate.ps1": ("# run in PowerShell: . .\\activate.ps1", '$env:%s = "%s"',
+    "activate.sh": ("# source this file: . ./activate.sh", "bash", 'export THEANORC="$(pwd)/theanorc"', "\n"),
+    "activate.bat": ("@echo off\r\nrem run in cmd: call activate.bat", "cmd", 'set "THEANORC=%~dp0theanorc"', "\r\n"),
+    "activate.ps1": ("# run in PowerShell: . .\\activate.ps1", "powershell",
                      '$env:THEANORC = Join-Path $PSScriptRoot "theanorc"', "\r\n"),
 }
 
 
-def _quote_for(name: str) -> Callable[[str], str]:
-    """bash needs a value with spaces quoted; cmd's and PowerShell's forms quote it already."""
-    if name == "activate.sh":
-        import shlex
-
-        return shlex.quote
-    return str
-
-
 def activate(plan: Plan, name: str) -> str:
     """The environment variables of the plan, and THEANORC pointing at the bundle's theanorc."""
-    head, assign, theanorc, end = _ACTIVATE[name]
-    quote = _quote_for(name)
-    lines = [head] + [assign % (k, quote(v)) for k, v in plan.env.items()] + [theanorc]
+    from legacydoc.shells import assignment
+
+    head, family, theanorc, end = _ACTIVATE[name]
+    lines = [head] + [assignment(family, k, v) for k, v in plan.env.items()] + [theanorc]
     return end.join(lines) + end
 
 

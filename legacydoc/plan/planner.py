@@ -576,11 +576,9 @@ def _compiler_steps(record: Mapping[str, Any], os_family: str, env_kind: str) ->
 def _assignments(env: Mapping[str, str]) -> dict[str, list[str]]:
     """Each variable set in each shell; an empty value clears it (Python ignores an empty
     PYTHONPATH, and cmd and PowerShell remove a variable set to nothing)."""
-    import shlex
+    from legacydoc.shells import assignment
 
-    return {"bash": ["export %s=%s" % (k, shlex.quote(v)) for k, v in env.items()],
-            "cmd": ['set "%s=%s"' % kv for kv in env.items()],
-            "powershell": ['$env:%s = "%s"' % kv for kv in env.items()]}
+    return {kind: [assignment(kind, k, v) for k, v in env.items()] for kind in SHELL_KINDS}
 
 
 def _pythonpath_step(record: Mapping[str, Any]) -> Optional[tuple[Step, Optional[str]]]:
