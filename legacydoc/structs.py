@@ -7,11 +7,12 @@ imports about a sixth of its wall time. ``@struct`` gives a class the same metho
 by every struct: they read the class's field list instead of being compiled for it.
 
 What is kept of dataclasses: fields are the class's annotations in order (a base class's
-first); ``field(default=..., default_factory=..., repr=False, compare=False)``; ``frozen``; ``eq``; a
-method the class writes itself is not replaced; ``replace`` and ``asdict``. Not kept:
-``ClassVar`` and ``InitVar`` fields, ``__post_init__``, ordering, slots, keyword-only
-fields, ``__match_args__``; nothing here uses them. Type checkers read ``@struct`` as a
-dataclass (PEP 681).
+first); ``field(default=..., default_factory=..., repr=False, compare=False)``; ``frozen``;
+``eq``; a method the class writes itself is not replaced; ``replace`` and ``asdict``. What
+dataclasses would do otherwise is refused at class creation (a ``ClassVar`` or ``InitVar``
+annotation, ``__post_init__``, a list, dict or set as a default); ordering, slots,
+keyword-only fields and ``__match_args__`` are not provided. Type checkers read ``@struct``
+as a dataclass (PEP 681).
 """
 
 from __future__ import annotations
@@ -69,12 +70,21 @@ def field(  # noqa: E302
 
 
 def _fields_of(cls: type) -> tuple[Field, ...]:
+    # What dataclasses would do differently is refused, so that it fails loudly.
+    if "__post_init__" in cls.__dict__:
+        raise TypeError("%s: a struct has no __post_init__ (it would never be called)" % cls.__name__)
     fields: dict[str, Field] = {}
     for base in reversed(cls.__mro__[1:]):
         for inherited in getattr(base, "__struct_fields__", ()):
             fields[inherited.name] = inherited
-    for name in cls.__dict__.get("__annotations__", {}):
-        value = cls.__dict__.get(name, MISSING)
+    for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+        if str(annotation).strip("\"' ").split("[")[0].rsplit(".", 1)[-1] in ("ClassVar", "InitVar"):
+            raise TypeError("%s.%s: ClassVar and InitVar are not struct fields" % (cls.__name__, name))
+        # getattr, as dataclasses: a field annotated again in a subclass keeps its default.
+        value = getattr(cls, name, MISSING)
+        if isinstance(value, (list, dict, set)):
+            raise ValueError("%s.%s: a mutable default would be shared by every instance; use "
+                             "field(default_factory=...)" % (cls.__name__, name))
         spec = value if isinstance(value, Field) else Field(value, MISSING, True, True)
         spec.name = name
         # As dataclasses does: a plain default stays a class attribute, a factory's goes.

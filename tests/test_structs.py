@@ -145,3 +145,35 @@ def test_asdict_recurses_and_copies() -> None:
 def test_a_field_takes_a_default_or_a_factory_not_both() -> None:
     with pytest.raises(ValueError):
         field(default=[], default_factory=list)
+
+
+def test_what_dataclasses_would_do_differently_is_refused() -> None:
+    with pytest.raises(ValueError, match="default_factory"):
+        @struct
+        class Shared:
+            items: list = []  # noqa: RUF012 - the point of the test
+
+    with pytest.raises(TypeError, match="ClassVar"):
+        @struct
+        class Counted:
+            total: "ClassVar[int]" = 0  # noqa: F821
+
+    with pytest.raises(TypeError, match="__post_init__"):
+        @struct
+        class Checked:
+            value: int
+
+            def __post_init__(self) -> None:
+                pass
+
+
+def test_a_field_annotated_again_in_a_subclass_keeps_its_default() -> None:
+    @struct
+    class Base:
+        a: int = 1
+
+    @struct
+    class Child(Base):
+        a: int
+
+    assert Child().a == 1 and Child(5).a == 5
