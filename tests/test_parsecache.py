@@ -228,3 +228,18 @@ def test_a_rejected_rule_pack_is_rejected_every_time(cache: Path, tmp_path: Path
         with pytest.raises(RuleError, match="no.such.fact"):
             load_rules([tmp_path], include_builtin=False)
     assert not [p for p in cache.iterdir() if p.suffix == ".valid"]
+
+
+def test_the_rule_validator_names_what_decides_validity(monkeypatch: pytest.MonkeyPatch) -> None:
+    import packaging
+
+    from legacydoc.engine import load as rule_load
+
+    rule_load.validator_id.cache_clear()
+    first = rule_load.validator_id()
+    monkeypatch.setattr(packaging, "__version__", "21.0")  # LegacySpecifier still there
+    rule_load.validator_id.cache_clear()
+    try:
+        assert rule_load.validator_id() != first and "packaging 21.0" in rule_load.validator_id()
+    finally:
+        rule_load.validator_id.cache_clear()

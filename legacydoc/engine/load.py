@@ -367,23 +367,28 @@ def builtin_rules_dir() -> Path:
 
 @functools.lru_cache(maxsize=1)
 def validator_id() -> str:
-    """What decides whether a rule pack is valid: this module, the fact schema, the areas,
-    the shells' step check, the version specifiers and the config findings' kinds (their
-    sources), and the Python that runs them. Empty when a source cannot be read: then no
+    """What decides whether a rule pack is valid: this module, the rule model, the template
+    syntax, the fact schema, the areas, the shells' step check, the version specifiers and
+    the config findings' kinds (their sources), the packaging library that parses the
+    specifiers, and the Python that runs them. Empty when a source cannot be read: then no
     verdict is kept or trusted."""
     import sys
 
+    import packaging
+
     from legacydoc import areas, shells, versions
-    from legacydoc.engine import model
+    from legacydoc.engine import evaluation, model
     from legacydoc.theanorc import findings
 
-    sources = [__file__, model.__file__, areas.__file__, shells.__file__, versions.__file__, findings.__file__]
+    sources = [__file__, model.__file__, evaluation.__file__, areas.__file__, shells.__file__, versions.__file__,
+               findings.__file__]
     sources += sorted(str(p) for p in Path(factschema.__file__).parent.glob("*.py"))
     try:
         joined = b"\0".join(Path(source).read_bytes() for source in sources)
     except (OSError, TypeError):
         return ""
-    return "rules %s python %d.%d" % (parsecache.digest(joined), *sys.version_info[:2])
+    return "rules %s packaging %s python %d.%d" % (
+        parsecache.digest(joined), packaging.__version__, *sys.version_info[:2])
 
 
 def load_rule_file(path: Path) -> list[Rule]:
