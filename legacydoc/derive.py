@@ -138,6 +138,8 @@ DERIVED: dict[str, str] = {
     "log.import_check_ids": "catalogue messages recognised in the errors of the import check (check --import-check)",
     "log.cuda_runtime_error": "the CUDA runtime's error text the old back-end reported for a call at start-up "
     "(e.g. 'unknown error'), lower case",
+    "log.both_gpu_backends": "the log holds messages only the old GPU back-end prints beside ones only the "
+    "gpuarray back-end prints: one run started both (absent without a log)",
     "log.gpu_unpickle_failed": "the log shows Theano failing to unpickle an array saved from a GPU run (false when "
     "the record's config now sets experimental.unpickle_gpu_on_cpu; absent without such a log)",
     "keras.backend": "the backend the installed Keras runs on (KERAS_BACKEND, keras.json, its default)",
@@ -997,6 +999,12 @@ def log_facts(facts: Mapping[str, Any], backend: Any = None) -> dict[str, Any]:
     out: dict[str, Any] = {"rules": rules}
     if isinstance(ids, list):
         out["found"] = bool(ids)
+        # Messages only the old back-end prints beside ones only the gpuarray back-end
+        # prints: one run started both (LD529), which Theano cannot do in one process.
+        from legacydoc.messages import shown_by_log
+
+        shown = shown_by_log(facts)
+        out["both_gpu_backends"] = "old-backend" in shown and "gpuarray-backend" in shown
     if from_imports:
         out["import_check_ids"] = from_imports
     runtime_error = log_cuda_runtime_error(facts)

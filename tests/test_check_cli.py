@@ -25,7 +25,7 @@ TOP_KEYS = {"legacydoc_version", "facts_schema", "source", "verdict", "runs_on",
 PLAN_KEYS = {"os", "python", "python_now", "keep_env", "env_kind", "theano", "packages", "conda_packages", "reasons",
              "device", "theanorc", "env", "steps", "cannot", "keras_json", "notes", "wheels_generated"}
 DIAG_KEYS = {"id", "name", "area", "severity", "layer", "title", "why", "fix", "evidence", "references", "explains", "folded",
-             "alternatives"}
+             "alternatives", "alternatives_message"}
 
 
 def _validate_diagnosis(diag: dict) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -381,3 +382,48 @@ def test_a_traceback_that_names_the_importer_settles_the_alternatives() -> None:
                            "theano": {"name": "Theano", "version": "1.0.5"}}}
     found = {d.id for d in run_check(record, rules, source="test").diagnoses}
     assert "LD112" not in found, found
+
+
+def _run_log(text: str, rules: Any = None, **record: Any) -> dict[str, Any]:
+    from legacydoc import logscan
+    from legacydoc.checkup import run_check
+    from legacydoc.engine import load_rules
+
+    facts = {"schema": 1, "log": logscan.log_table(text.encode(), source="log.txt"), **record}
+    return {d.id: d for d in run_check(facts, rules if rules is not None else load_rules(), source="t").diagnoses}
+
+
+def test_rules_of_one_cause_are_not_alternatives() -> None:
+    # "g++ not available" names one cause, no g++, seen by LD400 and LD401: LD401 is
+    # folded under LD400, and neither is offered as the other's rival.
+    from legacydoc.messages import by_id, catalogue
+
+    found = _run_log(by_id(catalogue())["theano-missing-gxx-cannot-compile"].example + "\n")
+    assert "LD400" in found and found["LD400"].alternatives == []
+    assert all(not d.alternatives for d in found["LD400"].folded)
+
+
+def test_a_message_another_one_settles_offers_no_alternatives() -> None:
+    # The isnan message singles out LD405; the MinGW .seh_savexmm message (LD405 or a second
+    # MinGW, LD402) is then accounted for and offers no rival to either.
+    from legacydoc.messages import by_id, catalogue
+
+    known = by_id(catalogue())
+    log = "\n".join(known[m].example for m in ("mingw-invalid-register-seh-savexmm", "compiler-isnan-on-integer"))
+    found = _run_log(log + "\n")
+    assert "LD405" in found and found["LD405"].alternatives == []
+    assert "LD402" not in found or found["LD402"].alternatives == []
+
+
+def test_a_log_only_rule_the_record_shows_gone_singles_nothing_out() -> None:
+    # A log-only LD112 whose 'unless' holds (a Lasagne version recorded) does not fire, so
+    # it cannot account for the downsample message: the code itself stays a candidate.
+    from legacydoc.engine import load_rules
+    from legacydoc.structs import replace
+
+    gone = {"fact": "packages.lasagne.version", "exists": True}
+    rules = [replace(r, log_only=True, when=[], unless=[gone]) if r.id == "LD112" else r for r in load_rules()]
+    log = ('  File "/usr/lib/python2.7/dist-packages/lasagne/layers/pool.py", line 6, in <module>\n'
+           "    from theano.tensor.signal import downsample\nImportError: cannot import name downsample\n")
+    found = _run_log(log, rules, packages={"lasagne": {"name": "Lasagne", "version": "0.2.dev1"}})
+    assert "LD112" not in found and "LD157" in found, list(found)

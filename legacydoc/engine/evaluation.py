@@ -327,62 +327,89 @@ def _proven_error(rule: Rule, facts: Mapping[str, Any]) -> bool:
 
 
 def _possible(rule: Rule, facts: Mapping[str, Any]) -> bool:
-    """The facts do not rule the rule out (its era and its condition, as far as known)."""
-    return truth(rule.applies, facts) is not False and (rule.log_only or truth(rule.when, facts) is not False)
+    """The facts do not rule the rule out: its era, and its condition (a log-only rule's
+    'unless': the record shows the cause gone), as far as they are known."""
+    if truth(rule.applies, facts) is False:
+        return False
+    if rule.log_only:
+        return not (rule.unless and truth(rule.unless, facts) is True)
+    return truth(rule.when, facts) is not False
 
 
-def log_candidates(rules: Iterable[Rule], facts: Mapping[str, Any]) -> frozenset:
-    """The rules a message in the log (or the import check) is evidence for, less those of
-    a message something else already accounts for: when one of a message's causes is an
-    error the record proves ("64-bit mode not compiled in" with a 32-bit g++ recorded), or
-    one that another message of the log points at alone and the facts allow (Lasagne's
-    pool.py importing downsample, under "cannot import name 'downsample'"), its other
-    candidate causes (a missing libpython; the project's own code) are not what it shows."""
-    every = get(facts, "derived.log.rules") or []
-    if not every:
-        return frozenset()
+def _log_messages(by_rule: Mapping[str, Rule], facts: Mapping[str, Any]) -> tuple[list[Any], set[str]]:
+    """The catalogue messages found in the log (and the import check's errors), and the ids
+    of those something else accounts for: one of their causes is an error the record proves
+    ("64-bit mode not compiled in" with a 32-bit g++ recorded), or one that another message
+    of the log points at alone and the facts allow (Lasagne's pool.py importing downsample,
+    under "cannot import name 'downsample'")."""
     ids = [*(get(facts, "log.ids") or []), *(get(facts, "derived.log.import_check_ids") or [])]
     from legacydoc.messages import by_id, catalogue
 
     known = by_id(catalogue())
-    by_rule = {rule.id: rule for rule in rules}
     messages = [known[i] for i in dict.fromkeys(str(i) for i in ids) if i in known]
     singled_out = {m.rules[0] for m in messages
                    if len(m.rules) == 1 and m.rules[0] in by_rule and _possible(by_rule[m.rules[0]], facts)}
+    settled = {m.id for m in messages
+               if any(r in by_rule and _proven_error(by_rule[r], facts) for r in m.rules)
+               or (len(m.rules) > 1 and any(r in singled_out for r in m.rules))}
+    return messages, settled
+
+
+def log_candidates(rules: Iterable[Rule], facts: Mapping[str, Any]) -> frozenset:
+    """The rules a message in the log (or the import check) is evidence for, less the other
+    causes of a message something else accounts for (:func:`_log_messages`): a missing
+    libpython when a 32-bit g++ is proven, the project's own code when Lasagne's pool.py is
+    the importer."""
+    every = get(facts, "derived.log.rules") or []
+    if not every:
+        return frozenset()
+    messages, settled = _log_messages({rule.id: rule for rule in rules}, facts)
     accounted: set[str] = set()
     open_: set[str] = set()  # candidates of a message nothing else accounts for
     for message in messages:
-        proven = any(r in by_rule and _proven_error(by_rule[r], facts) for r in message.rules)
-        explained = len(message.rules) > 1 and any(r in singled_out for r in message.rules)
-        (accounted if proven or explained else open_).update(message.rules)
+        (accounted if message.id in settled else open_).update(message.rules)
     return frozenset(r for r in every if r not in accounted or r in open_)
 
 
-def _alternatives(facts: Mapping[str, Any], on_log_alone: set[str]) -> dict[str, tuple[list[str], str]]:
-    """For each rule fired on the log alone, the other rules one message of the log points
-    at equally that fired on it alone too, and that message: the log shows that one of
-    them happened, the record does not say which (a downsample ImportError: Lasagne 0.1
-    or the project's own code). A rule another message points at alone is not in doubt."""
+def _rivals(message: Any, first: Rule, second: Rule) -> bool:
+    """Two causes of one message that exclude each other: no cause of the message names
+    both (LD400 and LD401 are one cause, no g++, seen from two sides), and neither explains
+    the other (then one is folded under the other, not beside it)."""
+    if any(first.id in cause.rules and second.id in cause.rules for cause in message.causes):
+        return False
+    explained = {*first.explains, *second.explains}
+    return not ({first.id, first.name, second.id, second.name} & explained)
+
+
+def _alternatives(
+    by_rule: Mapping[str, Rule], facts: Mapping[str, Any], on_log_alone: set[str]
+) -> dict[str, tuple[list[str], str]]:
+    """For each rule fired on the log alone, the rival causes one open message of the log
+    points at that fired on it alone too, and that message: the log shows that one of them
+    happened, the record does not say which (a downsample ImportError: Lasagne 0.1 or the
+    project's own code). A message something else accounts for, or one whose candidates
+    another message points at alone, leaves no doubt."""
     if len(on_log_alone) < 2:
         return {}
-    from legacydoc.messages import by_id, catalogue
-
-    known = by_id(catalogue())
-    ids = [*(get(facts, "log.ids") or []), *(get(facts, "derived.log.import_check_ids") or [])]
+    messages, settled = _log_messages(by_rule, facts)
     sure: set[str] = set()
-    groups: list[tuple[list[str], str]] = []
-    for message_id in dict.fromkeys(str(i) for i in ids):
-        message = known.get(message_id)
-        group = [r for r in message.rules if r in on_log_alone] if message is not None else []
+    groups: list[tuple[Any, list[str]]] = []
+    for message in messages:
+        if message.id in settled:
+            continue
+        group = [r for r in message.rules if r in on_log_alone and r in by_rule]
         if len(group) == 1:
             sure.add(group[0])
         elif group:
-            groups.append((group, message_id))
+            groups.append((message, group))
     out: dict[str, tuple[list[str], str]] = {}
-    for group, message_id in groups:
+    for message, group in groups:
+        if any(r in sure for r in group):
+            continue
         for rule_id in group:
-            if rule_id not in sure and rule_id not in out:
-                out[rule_id] = ([other for other in group if other != rule_id], message_id)
+            others = [o for o in group if o != rule_id and _rivals(message, by_rule[rule_id], by_rule[o])]
+            if others and rule_id not in out:
+                out[rule_id] = (others, message.id)
     return out
 
 
@@ -414,7 +441,7 @@ def evaluate(rules: Iterable[Rule], facts: Mapping[str, Any]) -> list[Diagnosis]
             fired.append((rule, diagnose(rule, facts, None, from_log=how == "log")))
             if how == "log":
                 on_log_alone.add(rule.id)
-    for rule_id, (others, message_id) in _alternatives(facts, on_log_alone).items():
+    for rule_id, (others, message_id) in _alternatives({r.id: r for r in rules}, facts, on_log_alone).items():
         for _rule, diag in fired:
             if diag.id == rule_id:
                 diag.alternatives, diag.alternatives_message = list(others), message_id

@@ -85,4 +85,5 @@ class Diagnosis:
             "references": list(self.references),
             "explains": list(self.explains),
             "alternatives": list(self.alternatives),
+            "alternatives_message": self.alternatives_message,
         }

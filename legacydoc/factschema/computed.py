@@ -48,7 +48,7 @@ DERIVED = Table({
     "msvc": Table({"msc_ver": INT, "nvcc_msc_min": INT, "nvcc_msc_max": INT, "supported_by_nvcc": BOOL}),
     "cache": Table({"foreign_dirs": list_of(STR), "stale_locks": list_of(STR)}),
     "log": Table({"rules": list_of(STR), "found": BOOL, "import_check_ids": list_of(STR), "cuda_runtime_error": STR,
-                  "gpu_unpickle_failed": BOOL}),
+                  "gpu_unpickle_failed": BOOL, "both_gpu_backends": BOOL}),
     "keras": Table({"backend": STR, "backend_source": STR, "layout": STR, "layout_source": STR,
                     "config_path": STR}),
     "python": Table({"theano_dir_on_pythonpath": STR}),

@@ -35,7 +35,8 @@ def _diagnosis(diag: Diagnosis, number: str, color: bool, indent: str = "") -> l
         apart = telling_apart(diag)
         if apart:
             out.append(pad + tr("What tells them apart:"))
-            out.extend(pad + "  - " + line for line in apart)
+            for line in apart:
+                out.extend(wrap(unfold(line), 88, pad + "  - ", pad + "    "))
     out.extend(_wrap(diag.why, pad))
     seen = diag.evidence.get("log") if isinstance(diag.evidence, dict) else None
     if seen:
