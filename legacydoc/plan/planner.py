@@ -557,19 +557,19 @@ def _compiler_steps(record: Mapping[str, Any], os_family: str, env_kind: str) ->
         return []  # not recorded, or g++ -v timed out: whether one is missing is unknown
     if os_family == "windows":
         why = (tr("the g++ on PATH builds %d-bit code and Python is %d-bit (LD404)") % (gxx_bits, python_bits)
-               if wrong_bits else "Theano compiles its C code with g++")
+               if wrong_bits else tr("Theano compiles its C code with g++"))
         if env_kind == "conda":
             line = "conda install -y m2w64-toolchain"
             return [Step(N_("Install the MinGW-w64 g++ into the environment"), why,
                          {k: [line] for k in SHELL_KINDS}, kind="install", unblocks=3)]
-        return [Step(N_("Install MinGW-w64 g++ and put its bin folder on PATH"), why + "; without conda there is no "
-                     "package for it", manual=True, kind="manual", unblocks=3)]
+        return [Step(N_("Install MinGW-w64 g++ and put its bin folder on PATH"),
+                     why + tr("; without conda there is no package for it"), manual=True, kind="manual", unblocks=3)]
     if os_family == "darwin":
         # /usr/bin/g++ is Apple clang, installed with the Command Line Tools; the command opens
         # Apple's installer dialog, so the user runs it.
         return [Step(N_("Install Apple's Command Line Tools (xcode-select --install): they provide g++ (clang)"),
-                     "Theano compiles its C code with g++", manual=True, kind="manual", unblocks=3)]
-    return [Step(N_("Install g++ (on Debian/Ubuntu: sudo apt install g++)"), "Theano compiles its C code with g++",
+                     tr("Theano compiles its C code with g++"), manual=True, kind="manual", unblocks=3)]
+    return [Step(N_("Install g++ (on Debian/Ubuntu: sudo apt install g++)"), tr("Theano compiles its C code with g++"),
                  manual=True, kind="manual", unblocks=3)]
 
 
