@@ -135,6 +135,15 @@ def test_nvccs_own_visual_studio_check_names_its_causes_and_reads_without_facts(
     ("    from theano.tensor.nnet import softmax\nImportError: cannot import name softmax\n", False),
     # the name must be the one the import line asked for
     ("    from theano.tensor.nnet import relu\nImportError: cannot import name foo\n", False),
+    # Python 2's attribute error names no module: the source line above reaches the name
+    # through it (improved-gan#2)
+    ("    op = T.nnet.abstract_conv.AbstractConv2d_gradInputs(imshp=s)\n"
+     "AttributeError: 'module' object has no attribute 'abstract_conv'\n", True),
+    ("    y = tt.nnet.relu(x)\n\nAttributeError: 'module' object has no attribute 'relu'\n", True),
+    # ... not through another module, and not a name Theano 0.7 already had
+    ("    op = mylib.abstract_conv.thing()\nAttributeError: 'module' object has no attribute 'abstract_conv'\n", False),
+    ("    y = T.nnet.softmax(x)\nAttributeError: 'module' object has no attribute 'softmax'\n", False),
+    ("AttributeError: 'module' object has no attribute 'abstract_conv'\n", False),
 ])
 def test_a_theano_name_added_after_a_release_is_told_from_other_import_errors(text: str, found: bool) -> None:
     ids = set(found_in(text))

@@ -116,7 +116,7 @@ def added(by_tag: dict[str, dict[str, list[str]]]) -> dict[str, list[str]]:
 
 
 def pattern(names: dict[str, list[str]]) -> str:
-    parts = []
+    parts, heads, names_again = [], [], []
     for i, (module, found) in enumerate(sorted(names.items())):
         mod = re.escape(module)
         alt = "|".join(sorted(found, key=lambda n: (-len(n), n)))
@@ -126,7 +126,23 @@ def pattern(names: dict[str, list[str]]) -> str:
         # Python 3.7+: the module is named; and an attribute looked up on the module
         parts.append(r"cannot import name .(%s). from .%s['\"]" % (alt, mod))
         parts.append(r"module .%s. has no attribute .(%s)\b" % (mod, alt))
+        heads.append(r"%s\.(?P<a%d>%s)" % (_reached_as(module), i, alt))
+        names_again.append("(?P=a%d)" % i)
+    # Python 2 names no module ("'module' object has no attribute X"): the traceback's
+    # source line just above must reach the name through the module (T.nnet.X, tt.X). One
+    # branch for every module (a reference to a group that did not match fails): a branch
+    # per module, each without a literal to search for, made a 4 MiB log take seconds.
+    parts.append(r"\b(?:%s)\b[^\n]{0,300}\n(?:[ \t]*\n)?[^\n]{0,300}'module' object has no attribute .(?:%s)\b"
+                 % ("|".join(heads), "|".join(names_again)))
     return "|".join(parts)
+
+
+def _reached_as(module: str) -> str:
+    """How code names the module on a source line: its last component (nnet, pool,
+    dnn, theano), and T or tt for theano.tensor (the two usual aliases)."""
+    if module == "theano.tensor":
+        return "(?:T|tt|tensor)"
+    return re.escape(module.rsplit(".", 1)[-1])
 
 
 def main(argv: list[str]) -> int:
