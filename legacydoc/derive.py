@@ -70,6 +70,8 @@ DERIVED: dict[str, str] = {
     "loader.cudart_cuda": "the CUDA version of the cudart the loader would pick",
     "loader.cudart_matches_nvcc": "that version equals nvcc's",
     "loader.has_cudart": "the loader finds a CUDA runtime library at all",
+    "loader.has_ptxjit": "Linux: the loader finds libnvidia-ptxjitcompiler.so.1, the driver's PTX JIT compiler "
+                         "libcuda loads (known only from a complete scan that looked for it)",
     "libgpuarray.nvrtc_wanted": "the NVRTC names libgpuarray would try for this driver",
     "libgpuarray.nvrtc_found": "one of them is on the loader path",
     "libgpuarray.cublas_found": "a cuBLAS name it would try is on the loader path",
@@ -316,6 +318,9 @@ def loader_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any
     if not isinstance(get(facts, "libraries.winner"), Mapping):
         return {}
     out: dict[str, Any] = {"has_cudart": bool(winners)}
+    jit = has_ptxjit(facts)
+    if jit is not None:
+        out["has_ptxjit"] = jit
     if candidates:
         first = min(candidates, key=lambda w: w.get("order", 1 << 30))
         cuda = str(first["cuda"])
@@ -327,6 +332,23 @@ def loader_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any
             else:
                 out["cudart_matches_nvcc"] = _mm(cuda) == nvcc
     return out
+
+
+def has_ptxjit(facts: Mapping[str, Any]) -> Optional[bool]:
+    """Whether the loader finds the driver's PTX JIT compiler under the name libcuda asks
+    for; None (unknown) unless the scan looked for it (a record from before it did, another
+    OS), ran to its end and read the loader cache (ldconfig -p answered)."""
+    from legacydoc.probes.libnames import PTXJIT_SONAME
+
+    scanned = get(facts, "libraries.kinds_scanned")
+    if not isinstance(scanned, list) or "ptxjit" not in scanned:
+        return None
+    if get(facts, "libraries.scan_incomplete") is True or get(facts, "libraries.found_truncated") is True:
+        return None
+    if get(facts, "libraries.ldconfig.rc") != 0 or get(facts, "libraries.ldconfig.timed_out") is True:
+        return None
+    winners = get(facts, "libraries.winner.ptxjit")
+    return isinstance(winners, Mapping) and PTXJIT_SONAME in winners
 
 
 def libgpuarray_facts(facts: Mapping[str, Any], driver_max: Optional[str], os_family: str) -> dict[str, Any]:

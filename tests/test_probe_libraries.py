@@ -84,6 +84,8 @@ NAME_CASES = [
     ("libcuda.so.1", False, {"kind": "libcuda", "versioned": True, "so_version": "1"}),
     ("libcuda.so.535.104.05", False, {"kind": "libcuda", "driver_version": "535.104.05"}),
     ("libnvidia-ml.so.1", False, {"kind": "nvml"}),
+    ("libnvidia-ptxjitcompiler.so.1", False, {"kind": "ptxjit", "so_version": "1"}),
+    ("libnvidia-ptxjitcompiler.so.367.44", False, {"kind": "ptxjit", "driver_version": "367.44"}),
 ]
 
 
@@ -407,6 +409,61 @@ def test_collect_linux_with_fake_ldconfig(tmp_path: Path, fake_tools, ctx_factor
     assert gpuarray["cublas"]["found"] == ["libcublas.so"]
     assert gpuarray["libcuda"]["found"] == ["libcuda.so"]
     assert table["kinds_found"] == ["cublas", "cudart", "cudnn", "libcuda", "nvrtc"]
+
+
+def _driver_world(tmp_path: Path, fake_tools, monkeypatch, *names: str, links: dict[str, str]) -> dict:
+    """A Linux loader cache holding a driver's files (and soname links), as ldconfig -p lists them."""
+    lib = tmp_path / "x86_64-linux-gnu"
+    touch(lib, *names)
+    for link, target in links.items():
+        os.symlink(target, str(lib / link))
+    monkeypatch.setattr(lib_probe, "LINUX_DEFAULT_DIRS", ())
+    monkeypatch.setattr(lib_probe, "LINUX_CUDA_DIRS", ())
+    monkeypatch.setattr(lib_probe, "LDCONFIG_FALLBACKS", ())
+    monkeypatch.setattr(lib_probe, "host_ldconfig_arch", lambda: "x86-64")
+    listed = sorted(list(names) + list(links))
+    lines = ["%d libs found in cache `/etc/ld.so.cache'" % len(listed)]
+    lines += ["\t%s (libc6,x86-64) => %s/%s" % (name, lib, name) for name in listed]
+    fake_tools.add("ldconfig", by_args={"-p": ("\n".join(lines) + "\n", 0)}, rc=2)
+    return {"lib": lib}
+
+
+@posix_only
+@pytest.mark.parametrize("names, links, expected", [
+    # the driver as NVIDIA's installer leaves it: the JIT beside libcuda, with its soname link
+    (("libcuda.so.367.44", "libnvidia-ptxjitcompiler.so.367.44"),
+     {"libcuda.so.1": "libcuda.so.367.44", "libnvidia-ptxjitcompiler.so.1": "libnvidia-ptxjitcompiler.so.367.44"}, True),
+    # the file without the link libcuda asks for (void-packages#7494)
+    (("libcuda.so.384.69", "libnvidia-ptxjitcompiler.so.384.69"), {"libcuda.so.1": "libcuda.so.384.69"}, False),
+    # a distribution's libcuda package without its JIT package (libgpuarray#289)
+    (("libcuda.so.367.44",), {"libcuda.so.1": "libcuda.so.367.44"}, False),
+])
+def test_the_drivers_ptx_jit_is_found_only_by_the_name_libcuda_loads(
+        tmp_path: Path, fake_tools, ctx_factory, monkeypatch, names, links, expected) -> None:
+    from legacydoc.derive import has_ptxjit
+
+    _driver_world(tmp_path, fake_tools, monkeypatch, *names, links=links)
+    ctx = structs.replace(ctx_factory(path_dirs=[fake_tools.bindir]), platform="linux")
+    table = lib_probe.collect(ctx)
+    tomli_w.dumps({"libraries": table})
+    assert "ptxjit" in table["kinds_scanned"] and "libcuda" in table["kinds_found"]
+    assert has_ptxjit({"libraries": table}) is expected
+    # Unknown is not absent: a scan that did not look for it, or could not read the
+    # loader cache, or stopped early, says nothing about the JIT.
+    older = {k: v for k, v in table.items() if k != "kinds_scanned"}
+    assert has_ptxjit({"libraries": older}) is None
+    assert has_ptxjit({"libraries": dict(table, ldconfig=dict(table["ldconfig"], rc=1))}) is None
+    assert has_ptxjit({"libraries": dict(table, scan_incomplete=True)}) is None
+
+
+@posix_only
+def test_a_windows_or_macos_scan_does_not_look_for_the_linux_jit(tmp_path: Path) -> None:
+    from legacydoc.derive import has_ptxjit
+
+    ctx = ProbeContext(environ={"PATH": ""}, platform="win32", cwd=tmp_path, timeout=5.0)
+    table = lib_probe.collect(ctx)
+    assert "ptxjit" not in table["kinds_scanned"] and "libcuda" in table["kinds_scanned"]
+    assert has_ptxjit({"libraries": table}) is None
 
 
 @posix_only

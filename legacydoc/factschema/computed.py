@@ -29,7 +29,7 @@ DERIVED = Table({
     "gpus": ListOf(Table({"index": INT, "name": STR, "compute_capability": STR, "sm": INT, "nvcc_version": STR,
                           "nvcc_lowest_sm": INT, "nvcc_highest_sm": INT, "in_nvcc_range": BOOL})),
     "cuda": Table({"path_versions": list_of(STR), "path_version_count": INT, "toolkit_versions": list_of(STR)}),
-    "loader": Table({"cudart_cuda": STR, "cudart_matches_nvcc": BOOL, "has_cudart": BOOL}),
+    "loader": Table({"cudart_cuda": STR, "cudart_matches_nvcc": BOOL, "has_cudart": BOOL, "has_ptxjit": BOOL}),
     "libgpuarray": Table({"nvrtc_wanted": list_of(STR), "nvrtc_found": BOOL, "cublas_found": BOOL,
                           "toolkits_named": list_of(STR), "toolkits_that_fit": list_of(STR), "toolkit_fix": STR}),
     "cudnn": Table({"header_version": STR, "header_major": INT, "library_majors": list_of(INT),

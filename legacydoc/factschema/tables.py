@@ -25,7 +25,7 @@ DIST_NAME = r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?"  # PEP 503 normalised, as target.
 MODULE_NAME = ENV_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 # What the loader finds: libX.so[.N...], libX[.N...].dylib, X.dll (any case).
 LIBRARY_FILE = r"lib[\w+-]+\.so(?:\.\d+)*|lib[\w+-]+(?:\.\d+)*\.dylib|[\w+-]+\.[dD][lL][lL]"
-LIBRARY_KINDS = r"cudart|cublas|nvrtc|cudnn|libcuda|nvml"  # probes/libnames.py KINDS
+LIBRARY_KINDS = r"cudart|cublas|nvrtc|cudnn|libcuda|nvml|ptxjit"  # probes/libnames.py KINDS
 
 # --- system (probes/system.py) --------------------------------------------------------------------
 SYSTEM = fact_table({
@@ -155,6 +155,8 @@ LIBRARIES = fact_table({
         "dangling": BOOL,
     })),
     "found_truncated": BOOL, "scan_incomplete": BOOL, "kinds_found": list_of(STR),
+    # the kinds this platform's names were matched against: a kind not listed was not looked for
+    "kinds_scanned": list_of(STR),
     # winner.<kind>.<file name>: the copy the loader takes (winner.cudart."libcudart.so.10.2")
     "winner": MapOf(MapOf(Table({
         "path": STR, "dir": STR, "order": INT, "source": STR, "copies": INT, "cuda": STR, "cudnn": STR,

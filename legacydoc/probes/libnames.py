@@ -30,8 +30,18 @@ KNOWN_CUDA: tuple[str, ...] = (
 
 # Library kinds reported in the facts. cublasLt is kind "cublas" (component "Lt"),
 # nvrtc-builtins kind "nvrtc" (component "builtins"), cuDNN 8/9 sub-libraries kind
-# "cudnn" with their component ("ops_infer", "graph", ...).
-KINDS: tuple[str, ...] = ("cudart", "cublas", "nvrtc", "cudnn", "libcuda", "nvml")
+# "cudnn" with their component ("ops_infer", "graph", ...). ptxjit: the Linux driver's PTX
+# JIT compiler (libnvidia-ptxjitcompiler.so.1), which libcuda loads to turn PTX into GPU
+# code; distributions package it apart from libcuda.
+KINDS: tuple[str, ...] = ("cudart", "cublas", "nvrtc", "cudnn", "libcuda", "nvml", "ptxjit")
+# What each platform's names can show (Windows drivers install their JIT beside nvcuda.dll).
+KINDS_BY_OS: dict[str, tuple[str, ...]] = {
+    "linux": KINDS,
+    "darwin": tuple(k for k in KINDS if k != "ptxjit"),
+    "windows": tuple(k for k in KINDS if k != "ptxjit"),
+}
+# The name libcuda asks the loader for (the soname link to libnvidia-ptxjitcompiler.so.<driver>).
+PTXJIT_SONAME = "libnvidia-ptxjitcompiler.so.1"
 
 # --------------------------------------------------------------------------------------
 # Windows names NVIDIA's installers actually ship (so a name outside this set, e.g.
@@ -145,7 +155,7 @@ _WIN_CUDNN = re.compile(r"^cudnn(?:_([a-z_]+?))?64_(\d+)\.dll$")
 _WIN_DRIVER = {"nvcuda.dll": "libcuda", "nvml.dll": "nvml"}
 
 # lib<name>.so[.<version>] (Linux) and lib<name>[.<version>].dylib (macOS).
-_POSIX_STEM = r"(cudart|cublasLt|cublas|nvrtc-builtins|nvrtc|cudnn(?:_[a-z_]+)?|cuda|nvidia-ml)"
+_POSIX_STEM = r"(cudart|cublasLt|cublas|nvrtc-builtins|nvrtc|cudnn(?:_[a-z_]+)?|cuda|nvidia-ml|nvidia-ptxjitcompiler)"
 _LINUX_LIB = re.compile(r"^lib" + _POSIX_STEM + r"\.so((?:\.\d+)*)$")
 _MAC_LIB = re.compile(r"^lib" + _POSIX_STEM + r"((?:\.\d+)*)\.dylib$")
 
@@ -263,8 +273,8 @@ def _posix_info(filename: str, mac: bool) -> Optional[dict[str, Any]]:
     info: dict[str, Any] = {"versioned": bool(parts)}
     if parts:
         info["so_version"] = suffix.lstrip(".")  # as written: "535.104.05" keeps its zero
-    if stem in ("cuda", "nvidia-ml"):
-        info["kind"] = "libcuda" if stem == "cuda" else "nvml"
+    if stem in ("cuda", "nvidia-ml", "nvidia-ptxjitcompiler"):
+        info["kind"] = {"cuda": "libcuda", "nvidia-ml": "nvml"}.get(stem, "ptxjit")
         if len(parts) >= 2:  # libcuda.so.535.104.05: the real file carries the driver version
             info["driver_version"] = suffix.lstrip(".")
         return info
@@ -432,6 +442,8 @@ def names_for_fallback(kind: str, windows: bool) -> list[str]:
 
 __all__ = [
     "KINDS",
+    "KINDS_BY_OS",
+    "PTXJIT_SONAME",
     "KNOWN_CUDA",
     "WINDOWS_SHIPPED",
     "LIBGPUARRAY_FALLBACK",

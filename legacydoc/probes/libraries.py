@@ -413,6 +413,7 @@ def collect(ctx: ProbeContext) -> dict[str, Any]:
         table["found_truncated"] = True
     table["winner"] = pick_winners(found, windows)
     table["kinds_found"] = sorted({f["kind"] for f in loader_candidates(found)})
+    table["kinds_scanned"] = list(libnames.KINDS_BY_OS["windows" if windows else "darwin" if mac else "linux"])
     table["libgpuarray_names"] = libgpuarray_found(found, windows)
     if not complete:
         table["scan_incomplete"] = True
