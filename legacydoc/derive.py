@@ -140,6 +140,9 @@ DERIVED: dict[str, str] = {
     "log.import_check_ids": "catalogue messages recognised in the errors of the import check (check --import-check)",
     "log.cuda_runtime_error": "the CUDA runtime's error text the old back-end reported for a call at start-up "
     "(e.g. 'unknown error'), lower case",
+    "log.numpy_api_built": "the numpy series a compiled module in the log was built for (from its C API version)",
+    "log.numpy_api_installed": "the numpy series of the numpy that refused it (its C API version)",
+    "log.numpy_min_for_module": "the oldest numpy that module accepts",
     "log.both_gpu_backends": "the log holds messages only the old GPU back-end prints beside ones only the "
     "gpuarray back-end prints: one run started both (absent without a log)",
     "log.gpu_unpickle_failed": "the log shows Theano failing to unpickle an array saved from a GPU run (false when "
@@ -1032,10 +1035,38 @@ def log_facts(facts: Mapping[str, Any], backend: Any = None) -> dict[str, Any]:
     runtime_error = log_cuda_runtime_error(facts)
     if runtime_error:
         out["cuda_runtime_error"] = runtime_error
+    out.update(numpy_api_mismatch(facts))
     unpickle = gpu_unpickle_failed(facts, every_id)
     if unpickle is not None:
         out["gpu_unpickle_failed"] = unpickle
     return out
+
+
+def numpy_api_mismatch(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """From numpy's "module compiled against API version X but this version of numpy is
+    Y": the numpy series each C API version belongs to (rules/knowledge/numpy_c_api.toml),
+    and the oldest numpy the module accepts; empty without the message or when a version
+    is not in the table."""
+    matches = get(facts, "log.matches")
+    for match in matches if isinstance(matches, list) else ():
+        if not isinstance(match, Mapping) or match.get("id") != "numpy-module-compiled-against-api-version":
+            continue
+        groups = match.get("groups")
+        if not isinstance(groups, Mapping):
+            return {}
+        from legacydoc.knowledge.load import default
+
+        built = default().numpy_series_for_c_api(groups.get("built"))
+        have = default().numpy_series_for_c_api(groups.get("have"))
+        if not built or not have:
+            return {}
+        return {"numpy_api_built": _series_span(built), "numpy_api_installed": _series_span(have),
+                "numpy_min_for_module": built[0]}
+    return {}
+
+
+def _series_span(series: Sequence[str]) -> str:
+    return series[0] if len(series) == 1 else "%s-%s" % (series[0], series[-1])
 
 
 def gpu_unpickle_failed(facts: Mapping[str, Any], ids: Sequence[Any]) -> Optional[bool]:

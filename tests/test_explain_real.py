@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -82,6 +83,7 @@ SCRIPT_CASES = {
     "py38-spawn-no-guard": ("multiprocessing-spawn-without-main-guard", "LD155"),
     "py27-user-lasagne-py-shadows": ("user-theano-py-shadows-package", "LD134"),
     "py38-user-lasagne-py-shadows": ("user-theano-py-shadows-package", "LD134"),
+    "numpy123-module-under-numpy121": ("numpy-module-compiled-against-api-version", "LD160"),
 }
 # The theano package folder itself on PYTHONPATH (see the README): recording -> (venv,
 # the arguments after the interpreter, the message, the rule). Re-run by the legacy test.
@@ -242,3 +244,44 @@ def test_the_rule_fires_on_the_recording_alone(name: str) -> None:
     record = {"schema": 1, "log": logscan.log_table((REAL / (name + ".txt")).read_bytes(), source="real")}
     fired = [d.id for d in run_check(record, load_rules()).diagnoses]
     assert FIRES_FROM_THE_LOG_ALONE[name] in fired, fired
+
+
+NUMPY_123 = ("3.8", ["numpy==1.23.5", "scipy==1.9.3", "Theano==1.0.5"])
+NUMPY_121 = ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.5"])
+
+
+def test_a_module_built_for_a_newer_numpy_names_the_numpy_it_needs(tmp_path: Path) -> None:
+    """LD160 reads numpy's C API versions into releases (rules/knowledge/numpy_c_api.toml)."""
+    log = REAL / "numpy123-module-under-numpy121.txt"
+    facts = tmp_path / "facts.toml"
+    facts.write_text('schema = 1\nlegacydoc_version = "0.1.0"\ncollected_at = "2026-12-05T00:00:00+00:00"\n'
+                     'redacted = true\n[system]\nos = "linux"\n', encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "legacydoc", "check", "--facts", str(facts), "--log", str(log)],
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "LEGACYDOC_LANG": "en"})
+    title = next(line for line in proc.stdout.splitlines() if "[LD160" in line)
+    assert "numpy 1.23-1.24" in title and "is 1.20-1.21" in title, title
+    assert 'numpy>=1.23' in proc.stdout, proc.stdout
+
+
+@pytest.mark.legacy
+@pytest.mark.slow
+def test_numpy_still_refuses_a_module_built_for_a_newer_numpy(tmp_path: Path) -> None:
+    """Build scripts/npmod.c against numpy 1.23.5, import it under numpy 1.21.6 (the
+    recording), and under 1.23.5, which LD160 says is new enough."""
+    newer, older = legacy_venv(*NUMPY_123), legacy_venv(*NUMPY_121)
+    ask = "import sysconfig, numpy; print(sysconfig.get_paths()['include']); print(numpy.get_include()); " \
+          "print(sysconfig.get_config_var('EXT_SUFFIX'))"
+    include, numpy_include, suffix = subprocess.run([str(newer), "-c", ask], capture_output=True, text=True,
+                                                    timeout=120).stdout.split()
+    (tmp_path / "npmod.c").write_bytes((REAL / "scripts" / "npmod.c").read_bytes())
+    (tmp_path / "import_npmod.py").write_bytes((REAL / "scripts" / "import_npmod.py").read_bytes())
+    subprocess.run(["gcc", "-shared", "-fPIC", "-I" + include, "-I" + numpy_include, "npmod.c", "-o", "npmod" + suffix],
+                   cwd=str(tmp_path), check=True, capture_output=True, timeout=300)
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    proc = subprocess.run([str(older), "import_npmod.py"], cwd=str(tmp_path), env=env, capture_output=True,
+                          timeout=300)
+    live = _explained(proc.stdout + proc.stderr)
+    assert proc.returncode == 1 and "LD160" in live.get("numpy-module-compiled-against-api-version", set())
+    assert set(live) == set(_explained((REAL / "numpy123-module-under-numpy121.txt").read_bytes())), sorted(live)
+    assert subprocess.run([str(newer), "import_npmod.py"], cwd=str(tmp_path), env=env, capture_output=True,
+                          timeout=300).returncode == 0

@@ -21,6 +21,7 @@ from legacydoc.knowledge import Knowledge, KnowledgeError, load_tables
 
 EXPECTED_TABLES = {
     "wheels",
+    "numpy_c_api",
     "cuda_driver",
     "cuda_arch",
     "gpu_compute_capability",
@@ -613,3 +614,16 @@ def test_theano_eras_lists_one_package_oldest_first() -> None:
     assert len(versions) >= 4 and versions == sorted(versions)
     assert all(row["package"] == "Theano" for row in rows)
     assert k.default().theano_eras("no-such-dist") == []
+
+
+@pytest.mark.parametrize("printed, series", [
+    ("a", ["1.10", "1.11", "1.12"]),  # numpy before 1.14 printed the hex without 0x
+    ("0xe", ["1.20", "1.21"]),
+    ("0x10", ["1.23", "1.24"]),
+    (9, ["1.8", "1.9"]),
+    ("0x8", []),  # no release had C API 8
+    ("0xzz", []),
+    (True, []),
+])
+def test_numpy_c_api_versions_map_to_release_series(printed, series) -> None:
+    assert k.default().numpy_series_for_c_api(printed) == series

@@ -282,6 +282,20 @@ class Knowledge:
         row = self.gpu_rule(gpu_name)
         return row["cc"] if row else None
 
+    def numpy_series_for_c_api(self, c_api: Any) -> list[str]:
+        """The numpy release series ("1.10", "1.11", ...) whose C API version is ``c_api``
+        (an int, or the hex numpy prints: "0xa", "a"); [] when unknown."""
+        number = c_api if isinstance(c_api, int) and not isinstance(c_api, bool) else None
+        text = _text(c_api)
+        if number is None and text:
+            digits = text.lower()[2:] if text.lower().startswith("0x") else text.lower()
+            if 0 < len(digits) <= 8 and all(c in "0123456789abcdef" for c in digits):
+                number = int(digits, 16)
+        for row in self._rows("numpy_c_api", "series") if number is not None else ():
+            if row.get("c_api") == number:
+                return [str(s) for s in row.get("numpy", [])]
+        return []
+
     def gpu_peak_tflops(self, gpu_name: Any) -> Optional[float]:
         """Peak FP32 TFLOPS at reference boost clock, per device."""
         if not isinstance(gpu_name, str) or not gpu_name.strip():

@@ -140,6 +140,9 @@ SCHEMAS: dict[str, dict[str, _Rows]] = {
                           "gpu_too_old_gate": "bool", "confidence": "conf", "source": "str"},
                          {"tag": "str", "commit": "str", "theano": "str"}),
     },
+    "numpy_c_api": {
+        "series": _Rows({"c_api": "int", "numpy": "list[str]", "confidence": "conf"}),
+    },
     "wheels": {
         "wheel": _Rows({"package": "str", "version": "version", "sdist": "bool", "linux": "list[str]",
                         "windows": "list[str]", "macos": "list[str]"},
