@@ -6,9 +6,11 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 import tomli_w
 
 from conftest import DATA
+from legacydoc import structs
 from legacydoc.probes import env, system
 from legacydoc.probes.context import ProbeContext
 
@@ -94,3 +96,31 @@ def test_env_is_an_allow_list_without_secrets(tmp_path: Path) -> None:
         "OMP_NUM_THREADS",
     }
     assert "leak-me-not" not in tomli_w.dumps(out)
+
+
+# csrutil's answers, reconstructed from Apple's documentation of `csrutil status` (no Mac
+# was at hand to record them): the sentence, then the state and a full stop.
+SIP_ON = "System Integrity Protection status: enabled.\n"
+SIP_OFF = "System Integrity Protection status: disabled.\n"
+SIP_CUSTOM = "System Integrity Protection status: unknown (Custom Configuration).\n\nConfiguration:\n"
+
+
+def test_csrutil_status_is_read_as_on_off_or_unknown() -> None:
+    assert system.parse_csrutil_status(SIP_ON) is True
+    assert system.parse_csrutil_status(SIP_OFF) is False
+    assert system.parse_csrutil_status(SIP_CUSTOM) is None
+    assert system.parse_csrutil_status("") is None
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="fake tools are shell scripts")
+@pytest.mark.parametrize("answer, rc, expected", [(SIP_ON, 0, True), (SIP_OFF, 0, False), (SIP_CUSTOM, 0, None),
+                                                  ("csrutil: failed to read\n", 1, None)])
+def test_the_macos_probe_records_sip_only_when_csrutil_says(fake_tools, ctx_factory, answer, rc, expected) -> None:
+    fake_tools.add("csrutil", by_args={"status": (answer, rc)}, rc=2)
+    fake_tools.add("sysctl", by_args={"brand_string": ("Intel(R) Core(TM) i7-4870HQ CPU @ 2.50GHz\n", 0),
+                                      "hw.memsize": ("17179869184\n", 0)}, rc=1)
+    ctx = structs.replace(ctx_factory(path_dirs=[fake_tools.bindir]), platform="darwin")
+    facts = system.collect(ctx)
+    assert facts["os"] == "darwin" and facts["memory_total_mib"] == 16384
+    assert facts.get("sip_enabled") is expected
+    tomli_w.dumps(facts)

@@ -35,7 +35,7 @@ SYSTEM = fact_table({
     # who and where: redaction replaces them by <user>, <host>, <home> in shared output
     "user": STR, "user_aliases": list_of(STR), "hostname": STR, "host_aliases": list_of(STR), "home": STR,
     "home_aliases": list_of(STR), "home_has_space": BOOL, "home_non_ascii": BOOL,
-    "distro": STR, "distro_version": STR, "glibc": STR, "macos_version": STR, "sip_enabled": BOOL,  # new
+    "distro": STR, "distro_version": STR, "glibc": STR, "macos_version": STR, "sip_enabled": BOOL,
 })
 
 # --- python (probes/target.py and the target_script.py it runs) -----------------------------------

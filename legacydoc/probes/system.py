@@ -12,7 +12,7 @@ import platform
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 from legacydoc.probes.context import ProbeContext, platform_family
 from legacydoc.safe_io import read_small
@@ -110,6 +110,22 @@ def _windows_memory() -> dict[str, int]:
         "memory_total_mib": status.ullTotalPhys // (1 << 20),
         "memory_available_mib": status.ullAvailPhys // (1 << 20),
     }
+
+
+# `csrutil status` (macOS 10.11 and later) says "System Integrity Protection status:
+# enabled." or "disabled."; a custom configuration, an older macOS without csrutil and a
+# failed run leave it unknown.
+_SIP_STATUS = re.compile(r"System Integrity Protection status:\s*(enabled|disabled)\.", re.IGNORECASE)
+
+
+def parse_csrutil_status(text: str) -> Optional[bool]:
+    match = _SIP_STATUS.search(text or "")
+    return None if match is None else match.group(1).lower() == "enabled"
+
+
+def _sip_enabled(ctx: ProbeContext) -> Optional[bool]:
+    result = ctx.run(["csrutil", "status"])
+    return parse_csrutil_status(result.stdout) if result.ok else None
 
 
 def _sysctl(ctx: ProbeContext, name: str) -> str:
@@ -217,6 +233,9 @@ def collect(ctx: ProbeContext) -> dict[str, Any]:
         facts["cpu_flags"] = [
             flag for flag in INTERESTING_FLAGS if flag.replace("_", "") in features.replace(".", "").split()
         ]
+        sip = _sip_enabled(ctx)
+        if sip is not None:
+            facts["sip_enabled"] = sip
     if not facts.get("cpu_model"):
         facts["cpu_model"] = platform.processor() or uname.machine
     facts.update(identity(ctx))
