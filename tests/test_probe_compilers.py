@@ -485,6 +485,47 @@ def test_macos_clang(tmp_path: Path, fake_tools: FakeTools) -> None:
     assert "gcc" not in facts and "msvc" not in facts
 
 
+# xcode-select, xcodebuild and pkgutil answers, reconstructed from Apple's manual pages
+# and from outputs quoted in public reports (no Mac was at hand to record them).
+XCODE_DIR = "/Applications/Xcode.app/Contents/Developer\n"
+CLT_DIR = "/Library/Developer/CommandLineTools\n"
+XCODEBUILD = "Xcode 9.4.1\nBuild version 9F2000\n"
+CLT_RECEIPT = ("package-id: com.apple.pkg.CLTools_Executables\nversion: 10.1.0.0.1.1539992718\nvolume: /\n"
+               "location: /\ninstall-time: 1541518011\n")
+NO_DEVELOPER_DIR = "xcode-select: error: unable to get active developer directory, use `sudo xcode-select --switch " \
+                   "path/to/Xcode.app` to set one (or see `man xcode-select`)\n"
+
+
+@posix_only
+@pytest.mark.parametrize("selected, rc, expected", [
+    (XCODE_DIR, 0, {"found": True, "tools": "xcode", "version": "9.4.1",
+                    "path": "/Applications/Xcode.app/Contents/Developer"}),
+    (CLT_DIR, 0, {"found": True, "tools": "command-line-tools", "version": "10.1.0",
+                  "path": "/Library/Developer/CommandLineTools"}),
+    (NO_DEVELOPER_DIR, 2, {"found": False}),
+])
+def test_macos_records_the_active_developer_tools(tmp_path: Path, fake_tools: FakeTools, selected, rc,
+                                                  expected) -> None:
+    fake_tools.add("clang++", stdout=data_bytes("compilers/clang-macos-apple-12.0.0.txt"))
+    fake_tools.add("xcode-select", by_args={"-p": (selected, rc)}, rc=1)
+    fake_tools.add("xcodebuild", by_args={"-version": (XCODEBUILD, 0)}, rc=1)
+    fake_tools.add("pkgutil", by_args={"CLTools_Executables": (CLT_RECEIPT, 0)}, rc=1)
+    facts = compilers.collect(isolated_ctx(tmp_path, [fake_tools.bindir], platform="darwin"))
+    assert facts["xcode"] == expected
+    assert tomli_w.dumps(facts)
+
+
+@posix_only
+def test_macos_without_xcode_select_or_a_version_leaves_them_unknown(tmp_path: Path, fake_tools: FakeTools) -> None:
+    fake_tools.add("clang++", stdout=data_bytes("compilers/clang-macos-apple-12.0.0.txt"))
+    facts = compilers.collect(isolated_ctx(tmp_path, [fake_tools.bindir], platform="darwin"))
+    assert "xcode" not in facts  # xcode-select not found: neither there nor absent
+    fake_tools.add("xcode-select", by_args={"-p": (XCODE_DIR, 0)}, rc=1)
+    fake_tools.add("xcodebuild", stdout="xcodebuild: error: tool 'xcodebuild' requires Xcode\n", rc=1)
+    facts = compilers.collect(isolated_ctx(tmp_path, [fake_tools.bindir], platform="darwin"))
+    assert facts["xcode"] == {"found": True, "tools": "xcode", "path": "/Applications/Xcode.app/Contents/Developer"}
+
+
 @posix_only
 def test_run_probe_records_table(tmp_path: Path, fake_tools: FakeTools) -> None:
     fake_tools.add("g++", stderr=data_bytes("compilers/gxx-tdm64-5.1.0.txt"))

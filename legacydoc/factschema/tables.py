@@ -212,7 +212,8 @@ COMPILERS = fact_table({
         "msc_ver": INT, "clang_major": INT, "gcc_major": INT,
         "env": MapOf(STR, r"NVCC_CCBIN|CUDAHOSTCXX|NVCC_PREPEND_FLAGS|NVCC_APPEND_FLAGS"),
     }),
-    "xcode": Table({"found": BOOL, "version": STR, "path": STR}),  # new
+    # xcode-select -p's folder; tools: xcode | command-line-tools (whose version: xcodebuild or the receipt)
+    "xcode": Table({"found": BOOL, "version": STR, "path": STR, "tools": STR}),
 })
 
 # --- theano_config (probes/theano_config.py) ------------------------------------------------------

@@ -559,6 +559,9 @@ def collect(ctx: ProbeContext) -> dict[str, Any]:
         msvc = facts["msvc"] = probe_msvc(ctx, runner)
     elif family == "darwin":
         clang = facts["clang"] = probe_first(ctx, "clang++", ("--version",), parse_clang_version, runner, english=True)
+        xcode = probe_xcode(ctx)
+        if xcode:
+            facts["xcode"] = xcode
     else:
         gcc = facts["gcc"] = _gcc_summary(probe_first(ctx, "gcc", ("-v",), parse_gxx_v, runner, english=True))
 
@@ -572,6 +575,48 @@ def collect(ctx: ProbeContext) -> dict[str, Any]:
         isinstance(v, dict) and v.get("found") for k, v in facts.items() if k in ("gxx", "msvc", "clang", "gcc")
     )
     return facts
+
+
+# The developer folder xcode-select points at decides whose clang /usr/bin/clang++ runs:
+# the Xcode app's (xcodebuild -version: "Xcode 9.4.1") or the Command Line Tools' alone
+# (their package receipt: "version: 10.1.0.0.1.1539992718").
+_XCODEBUILD_VERSION = re.compile(r"^Xcode\s+(\d+(?:\.\d+){0,2})\s*$", re.MULTILINE)
+_RECEIPT_VERSION = re.compile(r"^version:\s*(\d+(?:\.\d+)*)\s*$", re.MULTILINE)
+CLT_RECEIPT = "com.apple.pkg.CLTools_Executables"
+
+
+def parse_xcodebuild_version(text: str) -> Optional[str]:
+    match = _XCODEBUILD_VERSION.search(text or "")
+    return match.group(1) if match else None
+
+
+def parse_clt_receipt_version(text: str) -> Optional[str]:
+    """The Command Line Tools' version from their receipt, to major.minor.patch."""
+    match = _RECEIPT_VERSION.search(text or "")
+    return ".".join(match.group(1).split(".")[:3]) if match else None
+
+
+def probe_xcode(ctx: ProbeContext) -> dict[str, Any]:
+    """compilers.xcode: the active developer folder, and the version of what is there;
+    a command that fails leaves its part out (unknown), it does not make Xcode absent."""
+    selected = ctx.run(["xcode-select", "-p"])
+    if selected.timed_out or selected.rc is None:
+        return {}  # xcode-select itself could not be run: nothing is known
+    path = selected.stdout.strip()
+    if not selected.ok or not path:
+        return {"found": False}  # "unable to get active developer directory": no tools installed
+    table: dict[str, Any] = {"found": True, "path": path}
+    if "CommandLineTools" in path:
+        receipt = ctx.run(["pkgutil", "--pkg-info=" + CLT_RECEIPT])
+        version = parse_clt_receipt_version(receipt.stdout) if receipt.ok else None
+        table["tools"] = "command-line-tools"
+    else:
+        built = ctx.run(["xcodebuild", "-version"])
+        version = parse_xcodebuild_version(built.stdout) if built.ok else None
+        table["tools"] = "xcode"
+    if version:
+        table["version"] = version
+    return table
 
 
 def _gcc_summary(entry: dict[str, Any]) -> dict[str, Any]:

@@ -191,6 +191,13 @@ def _compilers(t: Mapping[str, Any]) -> list[str]:
             gxx.get("version", "?"), gxx.get("path", "?"), (" (%s)" % extra) if extra else ""))
     else:
         lines.append(tr("no g++ found"))
+    xcode = t.get("xcode", {})
+    if isinstance(xcode, Mapping) and xcode.get("found") and xcode.get("version"):
+        # macOS: whose clang /usr/bin/g++ is, second on the area line
+        name = tr("Command Line Tools %s") if xcode.get("tools") == "command-line-tools" else tr("Xcode %s")
+        lines.append(name % xcode["version"])
+    elif isinstance(xcode, Mapping) and xcode.get("found") is False:
+        lines.append(tr("no Xcode or Command Line Tools selected (xcode-select -p)"))
     if t.get("gxx_count", 0) > 1:
         lines.append(tr("%d g++ toolchains found") % t["gxx_count"])
     msvc = t.get("msvc", {})
