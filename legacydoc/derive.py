@@ -730,8 +730,20 @@ def python_verdict(python: Any, allowed: str) -> Optional[str]:
 
 
 def cache_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """Stale locks and other Pythons' folders in the compile cache, as far as it was listed:
+    a cache never probed, not listed (a scan error) or listed only in part says nothing
+    about what it lacks, and other Pythons need this one's version."""
+    compiledir = get(facts, "theano_config.compiledir")
+    if not isinstance(compiledir, Mapping):
+        return {}
+    if compiledir.get("exists") is False:
+        return {"foreign_dirs": [], "stale_locks": []}  # no cache folder: nothing in it
+    listed = compiledir.get("subdirs")
+    if not isinstance(listed, list):
+        return {}
+    subdirs = [d for d in listed if isinstance(d, Mapping)]
+    complete = not compiledir.get("subdirs_truncated")
     python = get(facts, "python.version")
-    subdirs = [d for d in get(facts, "theano_config.compiledir.subdirs", []) or [] if isinstance(d, Mapping)]
     foreign = [
         str(d.get("name"))
         for d in subdirs
@@ -742,7 +754,12 @@ def cache_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
         for d in subdirs
         if isinstance(d.get("lock_dir"), Mapping) and float(d["lock_dir"].get("age_s", 0) or 0) > STALE_LOCK_S
     ]
-    return {"foreign_dirs": foreign, "stale_locks": stale}
+    out: dict[str, Any] = {}
+    if stale or complete:
+        out["stale_locks"] = stale
+    if python and (foreign or complete):
+        out["foreign_dirs"] = foreign
+    return out
 
 
 def visible_gpus(facts: Mapping[str, Any]) -> Optional[int]:

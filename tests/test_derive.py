@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from legacydoc import derive, factschema
 
 
@@ -175,6 +177,31 @@ def test_cache_facts() -> None:
         ]}},
     }  # fmt: skip
     assert derive.cache_facts(facts) == {"foreign_dirs": ["b"], "stale_locks": ["b"]}
+
+
+@pytest.mark.parametrize("compiledir, python, expected", [
+    # never probed, or the folder could not be listed: nothing is known about its contents
+    (None, "3.7.16", {}),
+    ({"exists": True, "scan_error": "PermissionError: [Errno 13]"}, "3.7.16", {}),
+    # no cache folder at all: no locks in it, no other Python's modules
+    ({"exists": False}, "3.7.16", {"foreign_dirs": [], "stale_locks": []}),
+    # listed in full, nothing stale: known empty; without this Python's version, other Pythons are unknown
+    ({"exists": True, "subdirs": [{"name": "a", "python_version": "3.7.16"}]}, "3.7.16",
+     {"foreign_dirs": [], "stale_locks": []}),
+    ({"exists": True, "subdirs": [{"name": "a", "python_version": "3.7.16"}]}, None, {"stale_locks": []}),
+    # listed in part: what was seen counts, what was not seen is unknown
+    ({"exists": True, "subdirs_truncated": True, "subdirs": [{"name": "a", "python_version": "3.7.16"}]}, "3.7.16", {}),
+    ({"exists": True, "subdirs_truncated": True, "subdirs": [
+        {"name": "b", "python_version": "2.7.18", "lock_dir": {"age_s": 9000.0}}]}, "3.7.16",
+     {"foreign_dirs": ["b"], "stale_locks": ["b"]}),
+])
+def test_cache_facts_say_nothing_about_what_was_not_listed(compiledir, python, expected) -> None:
+    facts: dict = {}
+    if python:
+        facts["python"] = {"version": python}
+    if compiledir is not None:
+        facts["theano_config"] = {"compiledir": compiledir}
+    assert derive.cache_facts(facts) == expected
 
 
 def test_derive_on_an_empty_record_does_not_guess() -> None:
