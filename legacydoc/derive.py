@@ -143,6 +143,7 @@ DERIVED: dict[str, str] = {
     "log.numpy_api_built": "the numpy series a compiled module in the log was built for (from its C API version)",
     "log.numpy_api_installed": "the numpy series of the numpy that refused it (its C API version)",
     "log.numpy_min_for_module": "the oldest numpy that module accepts",
+    "log.numpy_recorded_accepts_module": "the numpy in the record is at least that one (the log is older than it)",
     "log.both_gpu_backends": "the log holds messages only the old GPU back-end prints beside ones only the "
     "gpuarray back-end prints: one run started both (absent without a log)",
     "log.gpu_unpickle_failed": "the log shows Theano failing to unpickle an array saved from a GPU run (false when "
@@ -1077,8 +1078,14 @@ def numpy_api_mismatch(facts: Mapping[str, Any]) -> dict[str, Any]:
         have = default().numpy_series_for_c_api(groups.get("have"))
         if not built or not have:
             return {}
-        return {"numpy_api_built": _series_span(built), "numpy_api_installed": _series_span(have),
-                "numpy_min_for_module": built[0]}
+        out: dict[str, Any] = {"numpy_api_built": _series_span(built), "numpy_api_installed": _series_span(have),
+                               "numpy_min_for_module": built[0]}
+        recorded = parse_version(get(facts, "packages.numpy.version"))
+        minimum = parse_version(built[0])
+        if recorded is not None and minimum is not None:
+            # the record's numpy is new enough: the log came from before it was installed
+            out["numpy_recorded_accepts_module"] = recorded >= minimum
+        return out
     return {}
 
 

@@ -617,7 +617,7 @@ def test_theano_eras_lists_one_package_oldest_first() -> None:
 
 
 @pytest.mark.parametrize("printed, series", [
-    ("a", ["1.10", "1.11", "1.12"]),  # numpy before 1.14 printed the hex without 0x
+    ("a", ["1.10", "1.11", "1.12"]),  # numpy before 1.11 printed the hex without 0x
     ("0xe", ["1.20", "1.21"]),
     ("0x10", ["1.23", "1.24"]),
     (9, ["1.8", "1.9"]),

@@ -412,7 +412,7 @@ def test_collect_linux_with_fake_ldconfig(tmp_path: Path, fake_tools, ctx_factor
 
 
 def _driver_world(tmp_path: Path, fake_tools, monkeypatch, *names: str, links: dict[str, str]) -> dict:
-    """A Linux loader cache holding a driver's files (and soname links), as ldconfig -p lists them."""
+    """A Linux loader cache holding a driver's files and their soname links; ldconfig -p lists the links."""
     lib = tmp_path / "x86_64-linux-gnu"
     touch(lib, *names)
     for link, target in links.items():
@@ -421,7 +421,7 @@ def _driver_world(tmp_path: Path, fake_tools, monkeypatch, *names: str, links: d
     monkeypatch.setattr(lib_probe, "LINUX_CUDA_DIRS", ())
     monkeypatch.setattr(lib_probe, "LDCONFIG_FALLBACKS", ())
     monkeypatch.setattr(lib_probe, "host_ldconfig_arch", lambda: "x86-64")
-    listed = sorted(list(names) + list(links))
+    listed = sorted(links)  # ld.so's cache holds sonames: the links ldconfig made
     lines = ["%d libs found in cache `/etc/ld.so.cache'" % len(listed)]
     lines += ["\t%s (libc6,x86-64) => %s/%s" % (name, lib, name) for name in listed]
     fake_tools.add("ldconfig", by_args={"-p": ("\n".join(lines) + "\n", 0)}, rc=2)
@@ -457,10 +457,11 @@ def test_the_drivers_ptx_jit_is_found_only_by_the_name_libcuda_loads(
 
 
 @posix_only
-def test_a_windows_or_macos_scan_does_not_look_for_the_linux_jit(tmp_path: Path) -> None:
+@pytest.mark.parametrize("platform", ["win32", "darwin"])
+def test_a_windows_or_macos_scan_does_not_look_for_the_linux_jit(tmp_path: Path, platform: str) -> None:
     from legacydoc.derive import has_ptxjit
 
-    ctx = ProbeContext(environ={"PATH": ""}, platform="win32", cwd=tmp_path, timeout=5.0)
+    ctx = ProbeContext(environ={"PATH": ""}, platform=platform, cwd=tmp_path, timeout=5.0)
     table = lib_probe.collect(ctx)
     assert "ptxjit" not in table["kinds_scanned"] and "libcuda" in table["kinds_scanned"]
     assert has_ptxjit({"libraries": table}) is None

@@ -1,10 +1,12 @@
 """Names Theano's public modules gained after 0.7: the pattern of the catalogue message
-theano-name-added-after-release (rules/messages/field.toml), regenerated from the tags.
+theano-name-added-after-release and theano-attribute-added-after-release
+(rules/messages/field.toml), regenerated from the tags.
 
 For each module users import from (MODULES), the names it has at rel-1.0.5 that the same
 module lacked at rel-0.7, rel-0.8.2 or rel-0.9.0, read with Python 2.7's ast (0.7 is
 Python 2 source) from a git mirror of github.com/Theano/Theano; `from x import *` is
-followed. Prints the pattern as a TOML string.
+followed. Names bound only inside an if or a try, and submodules, are never claimed as
+attributes a module always has. Prints the two patterns as TOML strings, a line each.
 
     python tools/theano_api_added.py /path/to/Theano.git /path/to/python2.7
 """
@@ -27,7 +29,8 @@ NOT_API = set(sys.stdlib_module_names) | {"np", "numpy", "scipy", "six", "theano
                                           "string_types", "integer_types", "PY3", "StringIO", "print_function",
                                           "absolute_import", "division", "iteritems", "itervalues", "iterkeys"}
 
-# Run under Python 2.7: reads every theano/**/*.py at each tag and prints {tag: {module: [names]}}.
+# Run under Python 2.7: reads every theano/**/*.py at each tag and prints
+# {tag: {module: {"sure": [...], "subs": [...], "may": [...]}}}.
 _READER = r'''
 import ast, json, subprocess, sys
 git, tags = sys.argv[1], sys.argv[2:]
@@ -35,29 +38,44 @@ def out(args):
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     text = p.communicate()[0]
     return text if p.returncode == 0 else None
-def scan(body, names, stars):
+def scan(body, names, stars, cond, pkg, subimports, conditional=False):
+    # names bound only inside an if or a try are recorded apart (cond): they may be absent;
+    # pkg: a package's own __init__, whose imports of its submodules (from .x import y,
+    # import pkg.x) make them attributes of the package
+    bound = cond if conditional else names
     for node in body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            names.add(node.name)
+            bound.add(node.name)
         elif isinstance(node, ast.Assign):
             for t in node.targets:
                 for n in ast.walk(t):
                     if isinstance(n, ast.Name):
-                        names.add(n.id)
+                        bound.add(n.id)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             for a in node.names:
                 if a.name != "*":
-                    names.add((a.asname or a.name).split(".")[0])
+                    bound.add((a.asname or a.name).split(".")[0])
                 elif isinstance(node, ast.ImportFrom):
-                    stars.append((node.level or 0, node.module or ""))
+                    stars.append((node.level or 0, node.module or "", conditional))
+            if pkg and not conditional:
+                if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+                    subimports.add(node.module.split(".")[0])
+                paths = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                    [node.module] if isinstance(node, ast.ImportFrom) and not node.level and node.module else [])
+                for path in paths:
+                    if path.startswith(pkg + "."):
+                        subimports.add(path[len(pkg) + 1:].split(".")[0])
         elif isinstance(node, ast.If):
-            scan(node.body, names, stars); scan(node.orelse, names, stars)
+            scan(node.body, names, stars, cond, pkg, subimports, True)
+            scan(node.orelse, names, stars, cond, pkg, subimports, True)
         elif isinstance(node, ast.TryExcept):
-            scan(node.body, names, stars); scan(node.orelse, names, stars)
+            scan(node.body, names, stars, cond, pkg, subimports, True)
+            scan(node.orelse, names, stars, cond, pkg, subimports, True)
             for h in node.handlers:
-                scan(h.body, names, stars)
+                scan(h.body, names, stars, cond, pkg, subimports, True)
         elif isinstance(node, ast.TryFinally):
-            scan(node.body, names, stars); scan(node.finalbody, names, stars)
+            scan(node.body, names, stars, cond, pkg, subimports, conditional)
+            scan(node.finalbody, names, stars, cond, pkg, subimports, conditional)
 result = {}
 for tag in tags:
     files = [p for p in out(["git", "--git-dir=" + git, "ls-tree", "-r", "--name-only", tag, "theano"]).split()
@@ -68,73 +86,99 @@ for tag in tags:
         mods[m[:-9] if m.endswith(".__init__") else m] = p
     raw = {}
     for m, p in mods.items():
-        names, stars = set(), []
-        scan(ast.parse(out(["git", "--git-dir=" + git, "show", tag + ":" + p]) or "").body, names, stars)
-        package = m if p.endswith("__init__.py") else m.rsplit(".", 1)[0]
-        if p.endswith("__init__.py"):
-            names |= set(o[len(m) + 1:] for o in mods if o.startswith(m + ".") and "." not in o[len(m) + 1:])
+        names, stars, cond, subimports = set(), [], set(), set()
+        is_package = p.endswith("__init__.py")
+        scan(ast.parse(out(["git", "--git-dir=" + git, "show", tag + ":" + p]) or "").body, names, stars, cond,
+             m if is_package else None, subimports)
+        package = m if is_package else m.rsplit(".", 1)[0]
+        subs = set()
+        if is_package:
+            subs = set(o[len(m) + 1:] for o in mods if o.startswith(m + ".") and "." not in o[len(m) + 1:])
+            names |= subimports & subs  # a submodule its __init__ always imports is an attribute
         targets = []
-        for level, name in stars:
+        for level, name, conditional in stars:
             if level:
                 base = package
                 for _ in range(level - 1):
                     base = base.rsplit(".", 1)[0]
-                targets.append(base + ("." + name if name else ""))
+                target = base + ("." + name if name else "")
             else:
-                targets.append(package + "." + name if package + "." + name in mods else name)
-        raw[m] = (names, targets)
+                target = package + "." + name if package + "." + name in mods else name
+            targets.append((target, conditional))
+        raw[m] = (names, cond, subs, targets)
     memo = {}
-    def public(m, depth=0):
-        if m not in memo:
-            memo[m] = set()
+    def public(m, sure, depth=0):
+        # sure: only names bound whatever happens at import (attributes a module always has);
+        # else every name it may have, submodules included (what an older release "lacked")
+        key = (m, sure)
+        if key not in memo:
+            memo[key] = set()
             if m in raw and depth < 20:
-                names, targets = raw[m]
-                full = set(names)
-                for t in targets:
-                    full |= public(t, depth + 1)
-                memo[m] = set(n for n in full if not n.startswith("_"))
-        return memo[m]
-    result[tag] = dict((m, sorted(public(m))) for m in raw)
+                names, cond, subs, targets = raw[m]
+                full = set(names) if sure else set(names) | cond | subs
+                for t, conditional in targets:
+                    if not (sure and conditional):
+                        full |= public(t, sure, depth + 1)
+                memo[key] = set(n for n in full if not n.startswith("_"))
+        return memo[key]
+    result[tag] = dict((m, {"sure": sorted(public(m, True)), "subs": sorted(raw[m][2]),
+                            "may": sorted(public(m, False))}) for m in raw)
 print(json.dumps(result))
 '''
 
 
-def added(by_tag: dict[str, dict[str, list[str]]]) -> dict[str, list[str]]:
+def added(by_tag: dict[str, dict[str, dict[str, list[str]]]], kind: str) -> dict[str, list[str]]:
+    """Per module, the names the newest tag surely has that an older tag lacked (not even
+    conditionally). kind "import": what `from module import X` finds (its sure names and
+    its submodules, which the import loads); "attribute": what module.X finds without an
+    import (its sure names only: a submodule is an attribute only once imported)."""
     newest = by_tag[TAGS[-1]]
     out: dict[str, list[str]] = {}
-    for module, names in newest.items():
+    for module, found in newest.items():
         if not MODULES.match(module):
             continue
+        names = set(found["sure"]) | (set(found["subs"]) if kind == "import" else set())
         missing: set[str] = set()
         for tag in TAGS[:-1]:
             if module in by_tag[tag]:
-                missing |= set(names) - set(by_tag[tag][module])
+                missing |= names - set(by_tag[tag][module]["may"])
         keep = sorted(n for n in missing - NOT_API if re.fullmatch(r"[A-Za-z]\w*", n))
         if keep:
             out[module] = keep
     return out
 
 
-def pattern(names: dict[str, list[str]]) -> str:
-    parts, heads, names_again = [], [], []
-    for i, (module, found) in enumerate(sorted(names.items())):
-        mod = re.escape(module)
-        alt = "|".join(sorted(found, key=lambda n: (-len(n), n)))
+def _alternation(found: list[str]) -> str:
+    return "|".join(sorted(found, key=lambda n: (-len(n), n)))
+
+
+def pattern(imports: dict[str, list[str]], attributes: dict[str, list[str]]) -> str:
+    """theano-name-added-after-release: imports of such a name, and Python 3's attribute error."""
+    parts = []
+    for i, (module, found) in enumerate(sorted(imports.items())):
+        mod, alt = re.escape(module), _alternation(found)
         # Python < 3.7: the import line, then "cannot import name X" (the name bound back)
         parts.append(r"from %s import (?:(?!\bfrom\b|\bimport\b)[\w\s,()\\]){0,200}?\b(?P<n%d>%s)\b[^\n]{0,200}?"
                      r"ImportError: cannot import name .?(?P=n%d)\b" % (mod, i, alt, i))
-        # Python 3.7+: the module is named; and an attribute looked up on the module
+        # Python 3.7+: the module is named
         parts.append(r"cannot import name .(%s). from .%s['\"]" % (alt, mod))
-        parts.append(r"module .%s. has no attribute .(%s)\b" % (mod, alt))
-        heads.append(r"%s\.(?P<a%d>%s)" % (_reached_as(module), i, alt))
-        names_again.append("(?P=a%d)" % i)
-    # Python 2 names no module ("'module' object has no attribute X"): the traceback's
-    # source line just above must reach the name through the module (T.nnet.X, tt.X). One
-    # branch for every module (a reference to a group that did not match fails): a branch
-    # per module, each without a literal to search for, made a 4 MiB log take seconds.
-    parts.append(r"\b(?:%s)\b[^\n]{0,300}\n(?:[ \t]*\n)?[^\n]{0,300}'module' object has no attribute .(?:%s)\b"
-                 % ("|".join(heads), "|".join(names_again)))
+    for module, found in sorted(attributes.items()):
+        parts.append(r"module .%s. has no attribute .(%s)\b" % (re.escape(module), _alternation(found)))
     return "|".join(parts)
+
+
+def python2_attribute_pattern(attributes: dict[str, list[str]]) -> str:
+    """theano-attribute-added-after-release: Python 2 names no module ("'module' object has
+    no attribute X"), so the traceback's source line just above must reach the name through
+    the module (T.nnet.X, tt.X). A message of its own, and one branch for every module (a
+    reference to a group that did not match fails): without a literal to search for, it
+    slowed the other message's branches when it was one of them."""
+    heads, again = [], []
+    for i, (module, found) in enumerate(sorted(attributes.items())):
+        heads.append(r"%s\.(?P<a%d>%s)" % (_reached_as(module), i, _alternation(found)))
+        again.append("(?P=a%d)" % i)
+    return (r"\b(?:%s)\b[^\n]{0,300}\n(?:[ \t]*\n)?[^\n]{0,300}'module' object has no attribute .(?:%s)\b"
+            % ("|".join(heads), "|".join(again)))
 
 
 def _reached_as(module: str) -> str:
@@ -149,7 +193,10 @@ def main(argv: list[str]) -> int:
     git, python2 = argv
     done = subprocess.run([python2, "-c", _READER, git, *TAGS], capture_output=True, text=True, timeout=600,
                           check=True)
-    print(json.dumps(pattern(added(json.loads(done.stdout)))))
+    by_tag = json.loads(done.stdout)
+    imports, attributes = added(by_tag, "import"), added(by_tag, "attribute")
+    print(json.dumps(pattern(imports, attributes)))
+    print(json.dumps(python2_attribute_pattern(attributes)))
     return 0
 
 

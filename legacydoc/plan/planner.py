@@ -112,7 +112,7 @@ class Plan:
         if self.keep_env:
             line = self.install_line()
             numpy_fix = (tr("%s  (the plan: Python %s stays; legacydoc plan shows every step)") % (line, self.python)
-                         if line else "the plan keeps every installed package (legacydoc plan)")
+                         if line else tr("the plan keeps every installed package (legacydoc plan)"))
         else:
             numpy_fix = (tr("a new Python %s environment with %s%s: legacydoc plan -o DIR writes its "
                          "requirements.txt and steps") % (
@@ -452,7 +452,7 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
                           {k: [line] for k in SHELL_KINDS}, kind="install", unblocks=len(install),
                           pip="install", packages=[requirement(n, p) for n, p in install.items()]))
     else:
-        notes.append("every planned package is already installed at its pin")
+        notes.append(tr("every planned package is already installed at its pin"))
     steps += _compiler_steps(record, os_family, env_kind)
     env = _env_vars(config.ldflags, os_family)
     if env:
@@ -464,11 +464,11 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
         if pythonpath[1] is not None:
             env["PYTHONPATH"] = pythonpath[1]
     steps.append(Step(N_("Write the Theano config"), tr("device = %s: the file legacydoc theanorc --write writes%s") % (
-        device, "" if keep else ", run inside the new environment so [blas] matches its numpy"),
+        device, "" if keep else tr(", run inside the new environment so [blas] matches its numpy")),
         {k: ["legacydoc theanorc --write"] for k in SHELL_KINDS}, kind="config", unblocks=2))
     if not pygpu_blocks:  # else the GPU line above already says what it needs
         steps += _manual_gpu_steps(record, device, config.device_why, cannot)
-    steps.append(Step(N_("Check the result"), "the same doctor, on the new setup",
+    steps.append(Step(N_("Check the result"), tr("the same doctor, on the new setup"),
                       {k: ["legacydoc check"] for k in SHELL_KINDS}, kind="check", unblocks=0))
     plan = Plan(os=os_family, python=choice.python, python_now=_python_now(record), keep_env=keep,
                 env_kind=env_kind, theano=key, packages=packages, conda_packages=conda_packages, reasons=reasons,
