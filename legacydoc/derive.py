@@ -321,7 +321,9 @@ def loader_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any
     # Unknown is not absent: without a loader probe, nothing is said about cudart.
     if not isinstance(get(facts, "libraries.winner"), Mapping):
         return {}
-    out: dict[str, Any] = {"has_cudart": bool(winners)}
+    out: dict[str, Any] = {}
+    if winners or loader_scan_complete(facts):
+        out["has_cudart"] = bool(winners)  # none found says "none" only after a whole search
     jit = has_ptxjit(facts)
     if jit is not None:
         out["has_ptxjit"] = jit
@@ -338,18 +340,30 @@ def loader_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any
     return out
 
 
+def loader_scan_complete(facts: Mapping[str, Any]) -> bool:
+    """The library scan searched everywhere the loader looks: it ran to its end, kept every
+    copy it found, and on Linux read the loader cache (ldconfig -p answered). Only then
+    does a library it did not find count as not there."""
+    libraries = get(facts, "libraries")
+    if not isinstance(libraries, Mapping) or "probe_error" in libraries:
+        return False
+    if libraries.get("scan_incomplete") is True or libraries.get("found_truncated") is True:
+        return False
+    if not isinstance(libraries.get("search_order"), list):
+        return False  # the probe always lists where it searched: a record without it is partial
+    if libraries.get("os_rules") == "linux" or "ldconfig" in libraries:
+        return get(facts, "libraries.ldconfig.rc") == 0 and get(facts, "libraries.ldconfig.timed_out") is not True
+    return True
+
+
 def has_ptxjit(facts: Mapping[str, Any]) -> Optional[bool]:
     """Whether the loader finds the driver's PTX JIT compiler under the name libcuda asks
     for; None (unknown) unless the scan looked for it (a record from before it did, another
-    OS), ran to its end and read the loader cache (ldconfig -p answered)."""
+    OS) and searched everywhere (loader_scan_complete)."""
     from legacydoc.probes.libnames import PTXJIT_SONAME
 
     scanned = get(facts, "libraries.kinds_scanned")
-    if not isinstance(scanned, list) or "ptxjit" not in scanned:
-        return None
-    if get(facts, "libraries.scan_incomplete") is True or get(facts, "libraries.found_truncated") is True:
-        return None
-    if get(facts, "libraries.ldconfig.rc") != 0 or get(facts, "libraries.ldconfig.timed_out") is True:
+    if not isinstance(scanned, list) or "ptxjit" not in scanned or not loader_scan_complete(facts):
         return None
     winners = get(facts, "libraries.winner.ptxjit")
     return isinstance(winners, Mapping) and PTXJIT_SONAME in winners
@@ -364,9 +378,10 @@ def libgpuarray_facts(facts: Mapping[str, Any], driver_max: Optional[str], os_fa
         wanted = libnames.libgpuarray_wanted_names(driver_max, os_family == "windows", kind="nvrtc")
         if wanted:
             out["nvrtc_wanted"] = list(wanted)
+    complete = loader_scan_complete(facts)
     for kind in ("nvrtc", "cublas"):
         entry = names.get(kind)
-        if isinstance(entry, Mapping):
+        if isinstance(entry, Mapping) and (entry.get("found") or complete):
             out[kind + "_found"] = bool(entry.get("found"))
     return out
 

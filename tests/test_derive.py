@@ -106,7 +106,15 @@ def test_loader_cudart_against_nvcc() -> None:
     }}}}  # fmt: skip
     assert derive.loader_facts(winners, "10.2") == {"has_cudart": True, "cudart_cuda": "10.2", "cudart_matches_nvcc": True}
     assert derive.loader_facts(winners, "11.1")["cudart_matches_nvcc"] is False
-    assert derive.loader_facts({"libraries": {"winner": {}}}, "10.2") == {"has_cudart": False}
+    # no runtime found says "none" only after a whole search (ldconfig -p answered on Linux)
+    assert derive.loader_facts({"libraries": {"winner": {}}}, "10.2") == {}
+    whole = {"os_rules": "linux", "search_order": [], "ldconfig": {"rc": 0, "timed_out": False}, "winner": {}}
+    assert derive.loader_facts({"libraries": whole}, "10.2") == {"has_cudart": False}
+    for partial in ({"scan_incomplete": True}, {"found_truncated": True}, {"ldconfig": {"rc": 1}},
+                    {"ldconfig": {"timed_out": True}}):
+        assert derive.loader_facts({"libraries": {**whole, **partial}}, "10.2") == {}, partial
+    windows = {"os_rules": "windows", "search_order": [], "winner": {}}
+    assert derive.loader_facts({"libraries": windows}, "10.2") == {"has_cudart": False}
     assert derive.loader_facts({}, "10.2") == {}  # the loader was never probed
 
 
