@@ -184,6 +184,16 @@ def theano_flavour(facts: Mapping[str, Any]) -> dict[str, Any]:
         out.update(flavour="theano-pymc", version=pymc.get("version"))
     elif theano:
         out.update(flavour="theano", version=theano.get("version"))
+    elif get(facts, "packages.theano_import_dir"):
+        # Importable from a folder no distribution claims (a source checkout on PYTHONPATH,
+        # a copied folder): the version its own text gives, and whose numbering that is
+        # (Theano ends at 1.0.5, where Theano-PyMC's numbering starts: 1.0.5 is either).
+        text_version = get(facts, "packages.theano_version_text")
+        parsed = parse_version(text_version)
+        if parsed is not None:
+            out["version"] = text_version
+            if parsed != Version("1.0.5"):
+                out["flavour"] = "theano-pymc" if parsed > Version("1.0.5") else "theano"
     elif isinstance(get(facts, "packages.found"), list):
         # "none" only when the package list was read; an unread one says nothing.
         out["flavour"] = "none"

@@ -34,6 +34,22 @@ def test_theano_flavour() -> None:
     assert derive.theano_flavour(both) == {"both_installed": True, "flavour": "theano-pymc", "version": "1.1.2"}
 
 
+@pytest.mark.parametrize("text_version, expected", [
+    ("1.0.4", {"flavour": "theano", "version": "1.0.4"}),
+    ("1.1.2", {"flavour": "theano-pymc", "version": "1.1.2"}),
+    ("1.0.5", {"version": "1.0.5"}),  # the last Theano and an early Theano-PyMC: either
+    (None, {}),
+])
+def test_theano_importable_from_a_folder_no_distribution_claims_is_not_absent(text_version, expected) -> None:
+    """A source checkout on PYTHONPATH: no metadata, but Python imports theano from it."""
+    packages: dict = {"found": ["numpy"], "theano_import_dir": "/home/u/src/Theano/theano", "theano_claimed_by": []}
+    if text_version:
+        packages["theano_version_text"] = text_version
+    out = derive.theano_flavour({"packages": packages})
+    assert out.get("flavour") != "none"
+    assert {k: v for k, v in out.items() if k != "both_installed"} == expected
+
+
 def test_python_verdict() -> None:
     assert derive.python_verdict("3.11.7", ">=2.7,<3.12") == "ok"
     assert derive.python_verdict("3.12.1", ">=2.7,<3.12") == "too_new"
