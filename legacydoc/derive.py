@@ -1192,7 +1192,11 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     d.update(_flat("driver", driver))
     nvcc = nvcc_facts(facts, os_family, driver.get("max_cuda"))
     d.update(_flat("nvcc", nvcc))
-    d["gpus"] = gpu_list(facts, nvcc)
+    # the GPUs, one item each, as far as they were listed: without a list (nvidia-smi timed
+    # out, a partial record) the rules about each GPU stay undecided, not passed
+    gpus = gpu_list(facts, nvcc)
+    if isinstance(get(facts, "gpu.devices"), list):
+        d["gpus"] = gpus
     if isinstance(get(facts, "path.entries"), list):
         d["cuda.path_versions"] = path_cuda_versions(facts)
         d["cuda.path_version_count"] = len(d["cuda.path_versions"])
@@ -1201,7 +1205,7 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
         d["cuda.toolkit_versions"] = sorted({_mm(k["version"]) or str(k["version"]) for k in kits})
     d.update(_flat("loader", loader_facts(facts, nvcc.get("version"))))
     d.update(_flat("libgpuarray", libgpuarray_facts(facts, driver.get("max_cuda"), os_family)))
-    d.update(_flat("libgpuarray", toolkit_fit(driver.get("max_cuda"), os_family, d["gpus"])))
+    d.update(_flat("libgpuarray", toolkit_fit(driver.get("max_cuda"), os_family, gpus)))
     d.update(_flat("cudnn", cudnn_facts(facts, nvcc.get("version"))))
     d.update(_flat("gxx", compiler_facts(facts, nvcc.get("max_gcc"))))
     d.update(_flat("msvc", msvc_facts(facts, nvcc.get("version"))))

@@ -50,6 +50,13 @@ def test_theano_importable_from_a_folder_no_distribution_claims_is_not_absent(te
     assert {k: v for k, v in out.items() if k != "both_installed"} == expected
 
 
+def test_the_gpus_are_a_list_only_when_they_were_listed() -> None:
+    listed = derive.enrich({"gpu": {"devices": [{"name": "GeForce GTX 1080"}]}})
+    assert [g["name"] for g in listed["derived"]["gpus"]] == ["GeForce GTX 1080"]
+    # nvidia-smi timed out: not "no GPUs", which would let every per-GPU rule pass
+    assert "gpus" not in derive.enrich({"gpu": {"nvidia_smi": {"found": True, "timed_out": True}}})["derived"]
+
+
 def test_python_verdict() -> None:
     assert derive.python_verdict("3.11.7", ">=2.7,<3.12") == "ok"
     assert derive.python_verdict("3.12.1", ">=2.7,<3.12") == "too_new"

@@ -142,6 +142,23 @@ def test_for_each_fires_once_per_matching_item() -> None:
     assert diags[0].evidence == {"item.compute_capability": "3.7"}
 
 
+@pytest.mark.parametrize("devices, undecided", [
+    ([{"name": "Tesla K80", "compute_capability": "3.7"}], False),  # fires: decided
+    ([{"name": "GTX 1080", "compute_capability": "6.1"}], False),  # passes: decided
+    ([{"name": "GTX 1080", "compute_capability": "6.1"}, {"name": "an unknown board"}], True),
+    (None, True),  # the GPUs were never listed
+])
+def test_a_for_each_rule_with_an_item_it_cannot_decide_is_undecided(devices, undecided) -> None:
+    from legacydoc.engine.evaluation import unknown_rules
+
+    rule = rule_from_table(base_rule(area="gpu", layer="drivers", title="{item.name}", for_each="gpu.devices",
+                                     when={"fact": "item.compute_capability", "version": "<5"}), "x.toml")
+    facts: dict[str, Any] = {"schema": 1, "gpu": {"driver_version": "535.104.05"}}
+    if devices is not None:
+        facts["gpu"]["devices"] = devices
+    assert (rule.id in unknown_rules([rule], facts)) is undecided
+
+
 def _rule(rid: str, name: str, layer: str, severity: str = "error", explains: tuple = (), when=None) -> engine.Rule:
     return rule_from_table(
         base_rule(

@@ -299,8 +299,11 @@ def unknown_rules(rules: Iterable[Rule], facts: Mapping[str, Any]) -> dict[str, 
             continue  # decided by a log, or about another Theano era
         if rule.for_each:
             items = lookup(facts, rule.for_each, None)
-            undecided = not isinstance(items, list) or (
-                applies is None and any(matches(rule.when, facts, item) for item in items))
+            verdicts = [truth(rule.when, facts, item) for item in items] if isinstance(items, list) else []
+            # undecided: no list, an item whose condition is unknown (no fired one beside it),
+            # or a fired item of an unknown era
+            undecided = not isinstance(items, list) or (True not in verdicts and None in verdicts) or (
+                applies is None and True in verdicts)
         else:
             when = truth(rule.when, facts)
             # true, but whether it is about this Theano release or back-end is not known
