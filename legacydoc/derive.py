@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from packaging.version import Version
 
@@ -1188,9 +1188,11 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     failure = gpu_failure(facts)
     if failure:
         d["gpu.failure"] = failure
-    driver = driver_facts(facts, os_family)
+    # Driver tables differ between Linux and Windows: with the OS unknown, only what both give
+    driver = driver_facts(facts, os_family) if recorded_os else _agreeing(lambda o: driver_facts(facts, o))
     d.update(_flat("driver", driver))
-    nvcc = nvcc_facts(facts, os_family, driver.get("max_cuda"))
+    nvcc = (nvcc_facts(facts, os_family, driver.get("max_cuda")) if recorded_os else
+            _agreeing(lambda o: nvcc_facts(facts, o, driver_facts(facts, o).get("max_cuda"))))
     d.update(_flat("nvcc", nvcc))
     # the GPUs, one item each, as far as they were listed: without a list (nvidia-smi timed
     # out, a partial record) the rules about each GPU stay undecided, not passed
@@ -1204,7 +1206,8 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
         kits = [k for k in get(facts, "cuda.toolkits") if isinstance(k, Mapping) and k.get("version")]
         d["cuda.toolkit_versions"] = sorted({_mm(k["version"]) or str(k["version"]) for k in kits})
     d.update(_flat("loader", loader_facts(facts, nvcc.get("version"))))
-    d.update(_flat("libgpuarray", libgpuarray_facts(facts, driver.get("max_cuda"), os_family)))
+    d.update(_flat("libgpuarray", libgpuarray_facts(facts, driver.get("max_cuda"), os_family) if recorded_os else
+                   _agreeing(lambda o: libgpuarray_facts(facts, driver_facts(facts, o).get("max_cuda"), o))))
     d.update(_flat("libgpuarray", toolkit_fit(driver.get("max_cuda"), os_family, gpus)))
     d.update(_flat("cudnn", cudnn_facts(facts, nvcc.get("version"))))
     d.update(_flat("gxx", compiler_facts(facts, nvcc.get("max_gcc"))))
@@ -1222,6 +1225,12 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     if on_pythonpath is not None:
         d["python.theano_dir_on_pythonpath"] = on_pythonpath
     return _nest(d)
+
+
+def _agreeing(compute: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
+    """For a record that does not say its OS: what Linux's and Windows's tables both give."""
+    linux, windows = compute("linux"), compute("windows")
+    return {k: v for k, v in linux.items() if k in windows and windows[k] == v}
 
 
 def _nest(flat: Mapping[str, Any]) -> dict[str, Any]:

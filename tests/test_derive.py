@@ -57,6 +57,17 @@ def test_the_gpus_are_a_list_only_when_they_were_listed() -> None:
     assert "gpus" not in derive.enrich({"gpu": {"nvidia_smi": {"found": True, "timed_out": True}}})["derived"]
 
 
+@pytest.mark.parametrize("os, driver_ok", [("linux", True), ("windows", False), (None, None)])
+def test_a_record_without_its_os_gets_only_what_both_driver_tables_say(os, driver_ok) -> None:
+    """CUDA 10.2 needs driver 440.33 on Linux and 441.22 on Windows: 440.97 is enough for
+    one and not the other, so without the OS nothing is said (it used to be read as Linux)."""
+    facts: dict = {"gpu": {"driver_version": "440.97"}, "cuda": {"nvcc": {"found": True, "version": "10.2"}}}
+    if os:
+        facts["system"] = {"os": os}
+    nvcc = derive.enrich(facts)["derived"].get("nvcc", {})
+    assert nvcc.get("driver_ok") is driver_ok
+
+
 def test_python_verdict() -> None:
     assert derive.python_verdict("3.11.7", ">=2.7,<3.12") == "ok"
     assert derive.python_verdict("3.12.1", ">=2.7,<3.12") == "too_new"
