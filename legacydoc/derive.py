@@ -876,9 +876,10 @@ def pythonpath_without_theano_dir(facts: Mapping[str, Any]) -> Optional[str]:
 
 def config_files_read(facts: Mapping[str, Any]) -> bool:
     """Every config file Theano would read was listed, and each one that exists was read
-    whole (not cut at the probe's size limit, not an excerpt a reporter quoted)."""
+    whole (not cut at the probe's size limit, not an excerpt a reporter quoted); and
+    THEANO_FLAGS, which overrides them, was recorded (the probe records it even unset)."""
     files = get(facts, "theano_config.files")
-    if not isinstance(files, list):
+    if not isinstance(files, list) or not isinstance(get(facts, "theano_config.flags"), Mapping):
         return False
     return all(
         isinstance(f, Mapping)

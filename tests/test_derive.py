@@ -191,9 +191,12 @@ def test_device_facts_explain_why_cpu_from_recorded_facts_only() -> None:
     default_only = {"config": {"effective": {"device": {"value": "cpu", "source": "default"}}}}
     assert derive.device_facts(default_only, "1.0.5")["runs_on"] == "unknown"
     cpu = {"config": {"effective": {"device": {"value": "cpu", "source": "default"}}},
-           "theano_config": {"files": []}, "gpu": {"nvidia_smi": {"found": False}}}
+           "theano_config": {"files": [], "flags": {}}, "gpu": {"nvidia_smi": {"found": False}}}
     assert derive.device_facts(cpu, "1.0.5")["cpu_reasons"] == [
         "no working NVIDIA GPU was found (nvidia-smi was not found)", "the config says device=cpu"]
+    # ... and THEANO_FLAGS, which overrides them, was recorded (a ticket may list files only)
+    del cpu["theano_config"]["flags"]
+    assert derive.device_facts(cpu, "1.0.5")["runs_on"] == "unknown"
 
 
 def test_a_failed_pygpu_import_keeps_theano_on_the_cpu_and_says_why() -> None:
