@@ -977,7 +977,13 @@ def readiness_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
         # Installed, yet a real import failed (the user's run, or --import-check): not the
         # missing-pygpu case.
         failed = readiness.log_shows_pygpu_import_failed(facts) or readiness.import_check_failed(facts, "pygpu")
-        out["pygpu.installed_not_importable"] = not pygpu and failed and bool(readiness.pygpu_installed(facts))
+        installed = bool(readiness.pygpu_installed(facts))
+        # a failed import with pygpu recorded nowhere: "not installed" only if the package
+        # list was read or the error says so (No module named 'pygpu')
+        known = (pygpu or not failed or installed or isinstance(get(facts, "packages.found"), list)
+                 or readiness.pygpu_import_says_missing(facts))
+        if known:
+            out["pygpu.installed_not_importable"] = not pygpu and failed and installed
     compiler = readiness.compiler_usable(facts)
     if compiler is not None:
         out["compiler.usable"] = compiler

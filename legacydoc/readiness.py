@@ -105,6 +105,13 @@ def import_check_failed(record: Mapping[str, Any], module: str) -> bool:
     return check is not None and check.get("ok") is False
 
 
+def pygpu_import_says_missing(record: Mapping[str, Any]) -> bool:
+    """The import check's error says there is no pygpu module at all."""
+    check = import_check(record, "pygpu")
+    error = str(check.get("error", "")) if check is not None else ""
+    return "No module named" in error and "pygpu" in error
+
+
 def log_shows_pygpu_import_failed(record: Mapping[str, Any]) -> bool:
     from legacydoc.messages import shown_by_log
 

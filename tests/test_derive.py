@@ -68,6 +68,21 @@ def test_a_record_without_its_os_gets_only_what_both_driver_tables_say(os, drive
     assert nvcc.get("driver_ok") is driver_ok
 
 
+@pytest.mark.parametrize("extra, expected", [
+    ({}, None),  # the import failed, and whether pygpu is installed was never read
+    ({"import_check": {"pygpu": {"ok": False, "error": "ModuleNotFoundError: No module named 'pygpu'"}}}, False),
+    ({"found": ["theano"]}, False),  # the package list was read: no pygpu in it
+    ({"pygpu": {"name": "pygpu", "version": "0.7.6"}}, True),
+])
+def test_pygpu_installed_but_not_importable_only_as_far_as_known(extra: dict, expected) -> None:
+    packages: dict = {"theano": {"name": "Theano", "version": "1.0.5"},
+                      "import_check": {"pygpu": {"ok": False, "error": "ImportError: libgpuarray.so.3: cannot open"}}}
+    packages.update(extra)
+    record = {"packages": packages, "theano_config": {"flags": {"THEANO_FLAGS": "device=cuda"}, "files": []}}
+    derived = derive.enrich(record)["derived"]
+    assert derived.get("pygpu", {}).get("installed_not_importable") is expected
+
+
 def test_python_verdict() -> None:
     assert derive.python_verdict("3.11.7", ">=2.7,<3.12") == "ok"
     assert derive.python_verdict("3.12.1", ">=2.7,<3.12") == "too_new"
