@@ -217,8 +217,18 @@ def gpu_decision(
         if which == "cpu":
             decision.reasons.append(tr("the config says device=%s") % device)
         return decision
-    if which == "old" and old_backend_removed(theano_version):
-        decision.reasons.append(tr("device=%s is the old backend, removed in Theano 1.0") % device)
+    if which == "old":
+        removed = old_backend_removed(theano_version)
+        if removed:
+            decision.reasons.append(tr("device=%s is the old backend, removed in Theano 1.0") % device)
+        elif removed is None:
+            decision.unknown.append(tr("whether this Theano release still has the old backend"))
+        # the old backend compiles every GPU op with nvcc
+        nvcc = get(record, "cuda.nvcc.found")
+        if nvcc is False:
+            decision.reasons.append(tr("the old backend compiles with nvcc, which was not found"))
+        elif nvcc is None:
+            decision.unknown.append(tr("whether nvcc is there (the old backend compiles with it)"))
     if gpu is False:
         decision.reasons.append(tr("no working NVIDIA GPU (%s)") % gpu_failure_text(record))
     elif gpu is None:

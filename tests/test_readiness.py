@@ -56,6 +56,24 @@ def test_nothing_is_claimed_about_what_was_not_recorded() -> None:
     assert readiness.pygpu_status(record) == (None, "the target's packages were not read")
 
 
+@pytest.mark.parametrize("version, nvcc, runs_on, says", [
+    (None, True, "unknown", "whether this Theano release still has the old backend"),
+    ("0.9.0", None, "unknown", "whether nvcc is there (the old backend compiles with it)"),
+    ("0.9.0", False, "cpu", "the old backend compiles with nvcc, which was not found"),
+    ("1.0.5", True, "cpu", "device=gpu is the old backend, removed in Theano 1.0"),
+    ("0.9.0", True, "gpu", None),
+])
+def test_the_old_backend_runs_on_the_gpu_only_with_its_release_and_nvcc_known(version, nvcc, runs_on, says) -> None:
+    record: dict = {"gpu": {"nvidia_smi": {"found": True, "rc": 0}, "count": 1},
+                    "compilers": {"gxx": {"found": True, "path": "/usr/bin/g++"}, "theano_cxx": "/usr/bin/g++"}}
+    if nvcc is not None:
+        record["cuda"] = {"nvcc": {"found": nvcc}}
+    decision = readiness.gpu_decision(record, "gpu", version)
+    assert decision.runs_on == runs_on, (decision.reasons, decision.unknown)
+    if says:
+        assert says in decision.reasons + decision.unknown
+
+
 def test_backend_of_each_device_value() -> None:
     assert readiness.backend("gpu0") == "old"
     assert readiness.backend("cuda1") == "gpuarray" and readiness.backend("opencl0:0") == "gpuarray"
