@@ -324,6 +324,17 @@ def path_cuda_versions(facts: Mapping[str, Any]) -> list[str]:
     return versions
 
 
+def path_fully_scanned(facts: Mapping[str, Any]) -> bool:
+    """Every PATH entry that exists was looked into: none skipped for time, failed, or
+    (a hand-written record) carrying no result of a scan."""
+    for entry in get(facts, "path.entries", []) or []:
+        if not isinstance(entry, Mapping) or entry.get("empty") or entry.get("exists") is False:
+            continue
+        if entry.get("not_scanned") or entry.get("error") or "provides" not in entry:
+            return False
+    return True
+
+
 def loader_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any]:
     """The cudart the loader picks first (lowest search order among loadable copies)."""
     winners = get(facts, "libraries.winner.cudart", {}) or {}
@@ -780,10 +791,13 @@ def cache_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
         for d in subdirs
         if isinstance(d.get("lock_dir"), Mapping) and float(d["lock_dir"].get("age_s", 0) or 0) > STALE_LOCK_S
     ]
+    # a folder that could not be read, or a lock whose age is unknown, leaves "none" unknown
+    readable = complete and not any(d.get("scan_error") for d in subdirs)
+    aged = readable and all("age_s" in d["lock_dir"] for d in subdirs if isinstance(d.get("lock_dir"), Mapping))
     out: dict[str, Any] = {}
-    if stale or complete:
+    if stale or aged:
         out["stale_locks"] = stale
-    if python and (foreign or complete):
+    if python and (foreign or readable):
         out["foreign_dirs"] = foreign
     return out
 
@@ -1208,7 +1222,9 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
         d["gpus"] = gpus
     if isinstance(get(facts, "path.entries"), list):
         d["cuda.path_versions"] = path_cuda_versions(facts)
-        d["cuda.path_version_count"] = len(d["cuda.path_versions"])
+        # "one CUDA on PATH" only when every entry was looked into (two are two either way)
+        if len(d["cuda.path_versions"]) > 1 or path_fully_scanned(facts):
+            d["cuda.path_version_count"] = len(d["cuda.path_versions"])
     if isinstance(get(facts, "cuda.toolkits"), list):
         kits = [k for k in get(facts, "cuda.toolkits") if isinstance(k, Mapping) and k.get("version")]
         d["cuda.toolkit_versions"] = sorted({_mm(k["version"]) or str(k["version"]) for k in kits})

@@ -83,6 +83,21 @@ def test_pygpu_installed_but_not_importable_only_as_far_as_known(extra: dict, ex
     assert derived.get("pygpu", {}).get("installed_not_importable") is expected
 
 
+def test_one_cuda_on_path_is_known_only_when_every_entry_was_scanned() -> None:
+    scanned = {"index": 0, "entry": "/usr/local/cuda-10.2/bin", "exists": True, "provides": ["nvcc"],
+               "cuda_versions": ["10.2"]}
+    whole = derive.enrich({"path": {"entries": [scanned, {"index": 1, "entry": "/usr/bin", "exists": True,
+                                                           "provides": ["g++"]}]}})["derived"]
+    assert whole["cuda"]["path_version_count"] == 1
+    # an entry skipped when the probe ran out of time may hold another CUDA
+    cut = derive.enrich({"path": {"entries": [scanned, {"index": 1, "entry": "/opt/cuda-9.0/bin",
+                                                         "not_scanned": True}]}})["derived"]
+    assert "path_version_count" not in cut["cuda"]
+    two = dict(scanned, index=1, entry="/opt/cuda-9.0/bin", cuda_versions=["9.0"])
+    both = derive.enrich({"path": {"entries": [scanned, two, {"index": 2, "entry": "/x", "not_scanned": True}]}})
+    assert both["derived"]["cuda"]["path_version_count"] == 2  # two are two, whatever the rest holds
+
+
 def test_python_verdict() -> None:
     assert derive.python_verdict("3.11.7", ">=2.7,<3.12") == "ok"
     assert derive.python_verdict("3.12.1", ">=2.7,<3.12") == "too_new"
@@ -254,6 +269,10 @@ def test_cache_facts() -> None:
     ({"exists": True, "subdirs_truncated": True, "subdirs": [
         {"name": "b", "python_version": "2.7.18", "lock_dir": {"age_s": 9000.0}}]}, "3.7.16",
      {"foreign_dirs": ["b"], "stale_locks": ["b"]}),
+    # a folder that could not be read, a lock whose age could not be read: unknown
+    ({"exists": True, "subdirs": [{"name": "a", "scan_error": "PermissionError"}]}, "3.7.16", {}),
+    ({"exists": True, "subdirs": [{"name": "a", "python_version": "3.7.16", "lock_dir": {"lock_file": True}}]},
+     "3.7.16", {"foreign_dirs": []}),
 ])
 def test_cache_facts_say_nothing_about_what_was_not_listed(compiledir, python, expected) -> None:
     facts: dict = {}
