@@ -19,7 +19,7 @@ from typing import Any, Callable, Optional
 from packaging.version import Version
 
 from legacydoc import knowledge, readiness
-from legacydoc.facts import get
+from legacydoc.facts import env_variable, get
 from legacydoc.factschema.kinds import is_int
 from legacydoc.i18n import tr
 from legacydoc.kerasconfig import keras_facts
@@ -809,16 +809,16 @@ def visible_gpus(facts: Mapping[str, Any]) -> Optional[int]:
     count = get(facts, "gpu.count")
     if not isinstance(count, int) or isinstance(count, bool):
         return None
-    variables = get(facts, "env.variables")
-    if not isinstance(variables, Mapping):
-        # the environment was not recorded: CUDA_VISIBLE_DEVICES may hide any of them
+    known, visible = env_variable(facts, "CUDA_VISIBLE_DEVICES")
+    if not known:
+        # the environment was not recorded (or only in part): it may hide any of them
         return 0 if count == 0 else None
-    if "CUDA_VISIBLE_DEVICES" not in variables:
+    if visible is None:
         return count
     # Parsed as the driver does: it stops at the first entry that names no device (empty,
     # -1, a word, an index past the last GPU), and a device named twice hides them all.
     seen: list[str] = []
-    for entry in str(variables["CUDA_VISIBLE_DEVICES"]).split(","):
+    for entry in visible.split(","):
         entry = entry.strip()
         if entry.startswith(("GPU-", "MIG-")):
             key = entry
@@ -837,11 +837,10 @@ def _pythonpath_entries(facts: Mapping[str, Any]) -> Optional[tuple[list[str], s
     """PYTHONPATH's entries, its separator, and whether it is a Windows one; None when the
     environment was not recorded, ([], ...) when the variable is not set or the target
     probe's own look at sys.path decides (it checks the folder holds a package)."""
-    variables = get(facts, "env.variables")
-    if not isinstance(variables, Mapping):
-        return None
-    value = variables.get("PYTHONPATH")
-    if not isinstance(value, str):
+    known, value = env_variable(facts, "PYTHONPATH")
+    if not known:
+        return None  # the environment was not recorded, or only in part
+    if value is None:
         return [], ":", False
     if isinstance(get(facts, "packages.found"), list) and not get(facts, "packages.theano_dir_in_sys_path"):
         # the target probe looked at sys.path itself and found no theano folder there: an

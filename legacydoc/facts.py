@@ -136,3 +136,16 @@ def get(record: Mapping[str, Any], dotted: str, default: Any = None) -> Any:
         else:
             return default
     return node
+
+
+def env_variable(record: Mapping[str, Any], name: str) -> tuple[bool, Optional[str]]:
+    """(known, value) of an environment variable: known and None when the whole environment
+    was recorded without it (what the probe writes); unknown when the environment was not
+    recorded, or only in part (env.partial: a report that quotes a few variables)."""
+    variables = get(record, "env.variables")
+    if not isinstance(variables, Mapping):
+        return False, None
+    if name in variables:
+        value = variables[name]
+        return True, value if isinstance(value, str) else None
+    return get(record, "env.partial") is not True, None

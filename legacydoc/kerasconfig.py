@@ -22,7 +22,7 @@ from typing import Any, Optional
 
 from packaging.version import Version
 
-from legacydoc.facts import get
+from legacydoc.facts import env_variable, get
 from legacydoc.versions import parse_version
 
 _DIM_ORDERING = {"th": "channels_first", "tf": "channels_last"}
@@ -38,13 +38,15 @@ def _file_read(config: Mapping[str, Any]) -> bool:
     return isinstance(config.get("exists"), bool) and not config.get("error")
 
 
-def _backend(config: Mapping[str, Any], release: Optional[Version], variables: Any) -> tuple[Optional[str], str]:
+def _backend(config: Mapping[str, Any], release: Optional[Version],
+             variable: tuple[bool, Optional[str]]) -> tuple[Optional[str], str]:
     if release is not None and release >= TF_KERAS:
         return "tensorflow", "release"  # tf.keras underneath: neither variable nor file matters
-    if not isinstance(variables, Mapping):
-        return None, ""  # the environment was not recorded: KERAS_BACKEND may override the file
-    if variables.get("KERAS_BACKEND"):
-        return str(variables["KERAS_BACKEND"]), "KERAS_BACKEND"
+    known, value = variable
+    if not known:
+        return None, ""  # the environment was not recorded (or only in part): KERAS_BACKEND may override the file
+    if value:
+        return value, "KERAS_BACKEND"
     if not _file_read(config):
         return None, ""
     if isinstance(config.get("backend"), str):
@@ -78,7 +80,7 @@ def keras_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
         return {}
     release = parse_version(keras.get("version"))
     out: dict[str, Any] = {}
-    backend, source = _backend(config, release, get(facts, "env.variables"))
+    backend, source = _backend(config, release, env_variable(facts, "KERAS_BACKEND"))
     if backend is not None:
         out["backend"], out["backend_source"] = backend, source
     layout, key = _layout(config, release)

@@ -98,6 +98,21 @@ def test_one_cuda_on_path_is_known_only_when_every_entry_was_scanned() -> None:
     assert both["derived"]["cuda"]["path_version_count"] == 2  # two are two, whatever the rest holds
 
 
+@pytest.mark.parametrize("env, expected", [
+    ({"variables": {"PATH": "/usr/bin"}}, 2),  # the whole environment, without the variable: all GPUs
+    ({"variables": {"CUDA_VISIBLE_DEVICES": "1"}}, 1),
+    # a report that quoted another variable says nothing of CUDA_VISIBLE_DEVICES
+    ({"partial": True, "variables": {"OMP_NUM_THREADS": "2"}}, None),
+    ({"partial": True, "variables": {"CUDA_VISIBLE_DEVICES": "0"}}, 1),
+    (None, None),
+])
+def test_a_partial_environment_leaves_the_variables_it_lacks_unknown(env, expected) -> None:
+    facts: dict = {"gpu": {"count": 2}}
+    if env is not None:
+        facts["env"] = env
+    assert derive.visible_gpus(facts) == expected
+
+
 def test_python_verdict() -> None:
     assert derive.python_verdict("3.11.7", ">=2.7,<3.12") == "ok"
     assert derive.python_verdict("3.12.1", ">=2.7,<3.12") == "too_new"

@@ -71,6 +71,16 @@ def test_backend_and_layout_as_the_installed_keras_decides(version, config, env,
     assert (derived.get("layout"), derived.get("layout_source")) == (layout or (None, None))
 
 
+def test_a_partial_environment_leaves_keras_backend_unknown() -> None:
+    """A report quoting another variable says nothing of KERAS_BACKEND, which may override the file."""
+    facts = record("2.3.1", {"exists": True, "backend": "theano"}, {"OMP_NUM_THREADS": "2"})
+    assert keras_facts(facts)["backend"] == "theano"  # the whole environment: the file decides
+    facts["env"]["partial"] = True
+    assert "backend" not in keras_facts(facts)
+    facts["env"]["variables"]["KERAS_BACKEND"] = "tensorflow"  # quoted: known
+    assert keras_facts(facts)["backend"] == "tensorflow"
+
+
 def test_nothing_without_keras_or_without_the_files_facts() -> None:
     assert keras_facts({"packages": {"keras_config": {"exists": True, "backend": "theano"}}}) == {}
     assert keras_facts(record("2.3.1", None)) == {}

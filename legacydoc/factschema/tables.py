@@ -245,6 +245,8 @@ THEANO_CONFIG = fact_table({
 
 # --- env (probes/env.py): its allow-list, so a misspelt variable name is caught -------------------
 ENV = fact_table({
+    # the record names only some variables (a report quoting a few): one it lacks is unknown
+    "partial": BOOL,
     "variables": MapOf(STR, r"(?i)PATH|LD_LIBRARY_PATH|DYLD_LIBRARY_PATH|CONDA_PREFIX|CONDA_DEFAULT_ENV|VIRTUAL_ENV"
                             r"|PYTHONPATH|PYTHONHOME|OMP_NUM_THREADS|GOTO_NUM_THREADS|LOCALAPPDATA"
                             r"|NVIDIA_VISIBLE_DEVICES|(?:CUDA_|CUDNN_|THEANO|AESARA|PYTENSOR|MKL_|OPENBLAS_|GPUARRAY_|KERAS_)\w*"),
