@@ -68,13 +68,10 @@ def check_gpu(ctx: Context) -> None:
             config_lines("global", "cxx", other) if other else "", **fields,
         )
     floatx = config["floatX"]
-    if floatx.typed == "float64":
-        if not floatx.is_default:
-            how = " (%s)" % floatx.origin.label
-        elif _every_file_read(ctx):
-            how = tr(" (the default)")
-        else:  # a config file nobody recorded may set it: say so, claim no more
-            how = tr(" (the default, unless a config file that was not recorded sets floatX)")
+    # the default float64 is known only when every config file was read: one nobody
+    # recorded may set floatX, so nothing is claimed then
+    if floatx.typed == "float64" and (not floatx.is_default or _every_file_read(ctx)):
+        how = " (%s)" % floatx.origin.label if not floatx.is_default else tr(" (the default)")
         ctx.add(
             "float64-on-gpu", "warning",
             tr("%s: with %s=%s, floatX is float64%s; consumer GPUs run float64 many times slower than float32 and "
