@@ -84,6 +84,8 @@ SCRIPT_CASES = {
     "py27-user-lasagne-py-shadows": ("user-theano-py-shadows-package", "LD134"),
     "py38-user-lasagne-py-shadows": ("user-theano-py-shadows-package", "LD134"),
     "numpy123-module-under-numpy121": ("numpy-module-compiled-against-api-version", "LD160"),
+    "py27-six141-moves-cpickle": ("six-too-old-for-moves-import", "LD128"),
+    "py36-six141-moves-cpickle": ("six-too-old-for-moves-import", "LD128"),
 }
 # The theano package folder itself on PYTHONPATH (see the README): recording -> (venv,
 # the arguments after the interpreter, the message, the rule). Re-run by the legacy test.
