@@ -74,6 +74,13 @@ class CheckResult:
             total += sum(f.severity == severity for f in diag.folded)
         return total
 
+    def problems(self, severity: str) -> tuple[int, int]:
+        """(problems, findings) of this severity: the findings that are possible causes of
+        one log message (alternatives) are one problem."""
+        findings = [d for top in self.diagnoses for d in [top, *top.folded] if d.severity == severity]
+        groups = {d.alternatives_message or "#%d" % i for i, d in enumerate(findings)}
+        return len(groups), len(findings)
+
     def exit_code(self, strict: bool = False) -> int:
         if self.count("error"):
             return 1
@@ -82,11 +89,12 @@ class CheckResult:
         return 0
 
     def verdict(self) -> str:
-        errors, warnings = self.count("error"), self.count("warning")
+        (errors, error_findings), warnings = self.problems("error"), self.count("warning")
         if i18n.current() == "zh":
             if errors:
-                return ("%d 个错误，%d 个警告：按现在的环境，这个旧项目跑不起来；"
-                        "请先解决第一个错误。") % (errors, warnings)
+                shown = "（列为 %d 个可能的原因）" % error_findings if error_findings != errors else ""
+                return ("%d 个错误%s，%d 个警告：按现在的环境，这个旧项目跑不起来；"
+                        "请先解决第一个错误。") % (errors, shown, warnings)
             if warnings:
                 return "没有错误，%d 个警告：应该能运行，但请看一下警告。" % warnings
             text = "%d 项检查没有发现问题" % self.rules_checked
@@ -96,10 +104,13 @@ class CheckResult:
                 text += "，但日志中有 %d 条消息是现有信息解释不了的" % len(self.log_unexplained)
             return text + "。"
         if errors:
-            return ("%d error%s, %d warning%s: this setup will not run the legacy project as it is; "
+            # possible causes of one log message are one error, whichever it turns out to be
+            shown = " (shown as %d possible causes)" % error_findings if error_findings != errors else ""
+            return ("%d error%s%s, %d warning%s: this setup will not run the legacy project as it is; "
                     "fix the first error first.") % (
                 errors,
                 "" if errors == 1 else "s",
+                shown,
                 warnings,
                 "" if warnings == 1 else "s",
             )

@@ -503,3 +503,14 @@ def test_code_that_imports_the_removed_downsample_is_named_with_its_file(tmp_pat
     record.write_text(record.read_text().replace("1.0.5", "0.8.2"))
     (project / "network3.py").write_text("from theano.tensor.signal import downsample\n")
     assert "LD157" not in fired("--project", str(project))  # 0.8.2 still has it
+
+
+def test_possible_causes_of_one_message_are_one_error_in_the_verdict() -> None:
+    """A downsample ImportError that names neither Lasagne nor the importing file shows two
+    possible causes (LD112, LD157): one problem, whichever it turns out to be."""
+    case = REPO / "fixtures" / "tickets" / "gh-deeplearningpython-5"
+    proc = run_cli("check", "--facts", str(case / "facts.toml"), "--log", str(case / "log.txt"),
+                   env={"LEGACYDOC_LANG": "en"})
+    assert proc.returncode == 1
+    assert "Verdict: 1 error (shown as 2 possible causes), 0 warnings" in proc.stdout, proc.stdout
+    assert "[LD112" in proc.stdout and "[LD157" in proc.stdout
