@@ -66,18 +66,17 @@ class CheckResult:
         """Every diagnosis, the folded ones included (root causes before their echoes)."""
         return _flatten(self.diagnoses)
 
+    def _of(self, severity: str) -> list[Diagnosis]:
+        """Diagnoses of this severity, their folded echoes included."""
+        return [d for top in self.diagnoses for d in [top, *top.folded] if d.severity == severity]
+
     def count(self, severity: str) -> int:
-        """Diagnoses of this severity, folded echoes included."""
-        total = 0
-        for diag in self.diagnoses:
-            total += diag.severity == severity
-            total += sum(f.severity == severity for f in diag.folded)
-        return total
+        return len(self._of(severity))
 
     def problems(self, severity: str) -> tuple[int, int]:
         """(problems, findings) of this severity: the findings that are possible causes of
         one log message (alternatives) are one problem."""
-        findings = [d for top in self.diagnoses for d in [top, *top.folded] if d.severity == severity]
+        findings = self._of(severity)
         groups = {d.alternatives_message or "#%d" % i for i, d in enumerate(findings)}
         return len(groups), len(findings)
 

@@ -1173,9 +1173,21 @@ def blas_fix(facts: Mapping[str, Any]) -> str:
 def gpu_blockers(facts: Mapping[str, Any]) -> tuple[str, ...]:
     """What stops the gpuarray back-end beyond the readiness basics (GPU, pygpu, compiler):
     the same list for check and for theanorc --write, so they never disagree."""
-    os_family = str(get(facts, "system.os", "") or "linux")
-    driver = driver_facts(facts, os_family)
-    return _blockers(libgpuarray_facts(facts, driver.get("max_cuda"), os_family).get("nvrtc_found"))
+    return _blockers(_libgpuarray_for_os(facts).get("nvrtc_found"))
+
+
+def _for_os(facts: Mapping[str, Any], compute: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
+    """compute(os) for the record's OS. Driver tables and library names differ between
+    Linux and Windows: for a record that does not say its OS, only what both give."""
+    recorded = get(facts, "system.os")
+    if recorded:
+        return compute(str(recorded))
+    linux, windows = compute("linux"), compute("windows")
+    return {k: v for k, v in linux.items() if k in windows and windows[k] == v}
+
+
+def _libgpuarray_for_os(facts: Mapping[str, Any]) -> dict[str, Any]:
+    return _for_os(facts, lambda o: libgpuarray_facts(facts, driver_facts(facts, o).get("max_cuda"), o))
 
 
 def _blockers(nvrtc_found: Optional[bool]) -> tuple[str, ...]:
@@ -1185,10 +1197,8 @@ def _blockers(nvrtc_found: Optional[bool]) -> tuple[str, ...]:
 def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     """The ``derived`` table (flat dotted keys nested on output) for these facts."""
     recorded_os = get(facts, "system.os")
-    # the helpers below read an unrecorded OS as Linux (library names, paths); the rules
-    # see it as unknown
-    os_family = str(recorded_os or "linux")
-    d: dict[str, Any] = {"os": os_family} if recorded_os else {}
+    # what depends on the OS goes through _for_os: an unrecorded OS is unknown, not Linux
+    d: dict[str, Any] = {"os": str(recorded_os)} if recorded_os else {}
     flavour = theano_flavour(facts)
     theano, release = theano_facts(facts, flavour)
     d.update(_flat("theano", theano))
@@ -1208,11 +1218,9 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     failure = gpu_failure(facts)
     if failure:
         d["gpu.failure"] = failure
-    # Driver tables differ between Linux and Windows: with the OS unknown, only what both give
-    driver = driver_facts(facts, os_family) if recorded_os else _agreeing(lambda o: driver_facts(facts, o))
+    driver = _for_os(facts, lambda o: driver_facts(facts, o))
     d.update(_flat("driver", driver))
-    nvcc = (nvcc_facts(facts, os_family, driver.get("max_cuda")) if recorded_os else
-            _agreeing(lambda o: nvcc_facts(facts, o, driver_facts(facts, o).get("max_cuda"))))
+    nvcc = _for_os(facts, lambda o: nvcc_facts(facts, o, driver_facts(facts, o).get("max_cuda")))
     d.update(_flat("nvcc", nvcc))
     # the GPUs, one item each, as far as they were listed: without a list (nvidia-smi timed
     # out, a partial record) the rules about each GPU stay undecided, not passed
@@ -1228,13 +1236,14 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
         kits = [k for k in get(facts, "cuda.toolkits") if isinstance(k, Mapping) and k.get("version")]
         d["cuda.toolkit_versions"] = sorted({_mm(k["version"]) or str(k["version"]) for k in kits})
     d.update(_flat("loader", loader_facts(facts, nvcc.get("version"))))
-    d.update(_flat("libgpuarray", libgpuarray_facts(facts, driver.get("max_cuda"), os_family) if recorded_os else
-                   _agreeing(lambda o: libgpuarray_facts(facts, driver_facts(facts, o).get("max_cuda"), o))))
-    d.update(_flat("libgpuarray", toolkit_fit(driver.get("max_cuda"), os_family, gpus)))
+    d.update(_flat("libgpuarray", _libgpuarray_for_os(facts)))
+    d.update(_flat("libgpuarray", _for_os(facts, lambda o: toolkit_fit(driver_facts(facts, o).get("max_cuda"), o,
+                                                                        gpus))))
     d.update(_flat("cudnn", cudnn_facts(facts, nvcc.get("version"))))
     d.update(_flat("gxx", compiler_facts(facts, nvcc.get("max_gcc"))))
     d.update(_flat("msvc", msvc_facts(facts, nvcc.get("version"))))
-    d.update(_flat("pygpu", pygpu_facts(facts, release, era, driver.get("max_cuda"), os_family)))
+    d.update(_flat("pygpu", _for_os(facts, lambda o: pygpu_facts(facts, release, era,
+                                                                  driver_facts(facts, o).get("max_cuda"), o))))
     # (gpu_blockers, from what was derived above)
     d.update(_flat("theano", device_facts(facts, theano.get("version"), _blockers(d.get("libgpuarray.nvrtc_found")))))
     if d.get("gxx.too_new_for_nvcc") is True:
@@ -1247,12 +1256,6 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     if on_pythonpath is not None:
         d["python.theano_dir_on_pythonpath"] = on_pythonpath
     return _nest(d)
-
-
-def _agreeing(compute: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
-    """For a record that does not say its OS: what Linux's and Windows's tables both give."""
-    linux, windows = compute("linux"), compute("windows")
-    return {k: v for k, v in linux.items() if k in windows and windows[k] == v}
 
 
 def _nest(flat: Mapping[str, Any]) -> dict[str, Any]:

@@ -277,6 +277,10 @@ def test_exists_is_unknown_for_a_table_never_probed() -> None:
     assert truth(cond, probed) is True
     assert truth(cond, ticket) is None
     assert truth({"fact": "derived.nvcc.version", "exists": False}, {}) is None
+    # a table recorded in part (a report quoting one variable) says nothing of the rest
+    cond = {"fact": "env.variables.KERAS_BACKEND", "exists": False}
+    assert truth(cond, {"env": {"variables": {"OMP_NUM_THREADS": "2"}}}) is True
+    assert truth(cond, {"env": {"partial": True, "variables": {"OMP_NUM_THREADS": "2"}}}) is None
 
 
 def test_a_rules_repeats_come_after_every_rules_first_finding() -> None:

@@ -70,8 +70,8 @@ def _probed(facts: Mapping[str, Any], name: str) -> bool:
     table = name.split(".", 1)[0]
     if table == "derived":
         return False
-    if table == "env" and get(facts, "env.partial") is True:
-        return False  # a report quoting some variables says nothing of the others
+    if get(facts, table + ".partial") is True:
+        return False  # a table recorded in part (a report quoting some variables) says nothing of the rest
     marker = PROBE_MARKERS.get(table)
     return marker is None or get(facts, marker) is not None
 
