@@ -45,6 +45,8 @@ DERIVED: dict[str, str] = {
     "theano.backend": "old (device=gpu*, theano.sandbox.cuda) | gpuarray (cuda*/opencl*, pygpu) | cpu",
     "theano.device_index": "N of device=cudaN or gpuN (absent for plain cuda: the driver's default GPU)",
     "theano.device_exists": "that GPU index is below the number of GPUs nvidia-smi listed",
+    "theano.gpu_unpinned": "device is plain cuda or gpu (no index) and more than one GPU is visible: "
+    "every process opens the first GPU that accepts it",
     "theano.runs_on": "cpu | gpu | unknown: where Theano would really run (legacydoc.readiness)",
     "theano.cpu_reasons": "why it would not run on the GPU (from recorded facts only)",
     "theano.unknown_reasons": "what the record does not say that the GPU backend needs",
@@ -929,6 +931,14 @@ def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[
             elif is_int(total) and number >= total:
                 # whatever CUDA_VISIBLE_DEVICES says, it only hides GPUs: this one is not there
                 out["device_exists"] = False
+        elif device in ("cuda", "gpu"):
+            # No index: libgpuarray (cuda_init with ordinal -1) and the old back-end
+            # (select_a_gpu) take the first visible GPU that accepts a context, the same one
+            # for every process unless compute modes are exclusive.
+            count = visible_gpus(facts)
+            if count is not None:
+                out["visible_gpus"] = count
+                out["gpu_unpinned"] = count > 1
     if "backend" not in out:
         # No device setting in the record, but the log was printed by one back-end's module.
         from legacydoc.messages import shown_by_log

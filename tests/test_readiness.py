@@ -31,6 +31,32 @@ def test_the_healthy_machine_runs_on_the_gpu_everywhere() -> None:
     assert lines["device"] == "cuda"
 
 
+def _two_gpus(record: dict, device: str, visible: str | None = None) -> dict:
+    record = copy.deepcopy(record)
+    record["gpu"]["count"] = 2
+    record["gpu"]["devices"].append(dict(record["gpu"]["devices"][0], index=1, pci_bus_id="00000000:02:00.0"))
+    record["theano_config"]["flags"] = {"THEANO_FLAGS": "device=" + device}
+    if visible is not None:
+        record["env"]["variables"]["CUDA_VISIBLE_DEVICES"] = visible
+    return record
+
+
+def test_on_two_gpus_plain_cuda_is_flagged_and_the_written_config_names_the_first() -> None:
+    """device=cuda sends every process to the same first GPU (LD217); theanorc --write then
+    writes cuda0, and check of that config no longer flags it: the two agree."""
+    unpinned = _two_gpus(_healthy(), "cuda")
+    fired = {d.id: d for d in run_check(unpinned, RULES).every()}
+    assert "LD217" in fired and "2 GPUs are visible" in fired["LD217"].title
+    device = generate(unpinned, effective_config(unpinned)).lines[0]
+    assert device.value == "cuda0" and "device=cuda1" in device.why
+    written = _two_gpus(_healthy(), device.value)
+    assert "LD217" not in {d.id for d in run_check(written, RULES).every()}
+    # one GPU made visible to the process: already pinned, and the file keeps plain cuda
+    one_visible = _two_gpus(_healthy(), "cuda", visible="1")
+    assert "LD217" not in {d.id for d in run_check(one_visible, RULES).every()}
+    assert generate(one_visible, effective_config(one_visible)).lines[0].value == "cuda"
+
+
 def test_a_failed_import_of_an_installed_pygpu_fires_ld135_and_keeps_both_on_the_cpu() -> None:
     record = copy.deepcopy(_healthy())
     assert record["packages"]["pygpu"]["version"]  # installed
@@ -89,7 +115,7 @@ def test_theanorc_write_and_check_agree_on_the_device(fixture: Path) -> None:
     runs_on = run_check(record, RULES).facts["derived"]["theano"]["runs_on"]
     device = generate(record, effective_config(record)).lines[0]
     assert device.name == "device"
-    assert (device.value in ("cuda", "gpu")) == (runs_on == "gpu"), (device.value, runs_on)
+    assert (device.value.rstrip("0123456789") in ("cuda", "gpu")) == (runs_on == "gpu"), (device.value, runs_on)
 
 
 @pytest.mark.parametrize("fixture", sorted((REPO / "fixtures").glob("*/facts.toml")), ids=lambda p: p.parent.name)

@@ -15,7 +15,8 @@ DERIVED = Table({
         # failure id (rules/knowledge/theano_releases.toml) -> hit or not; left out when unknown
         "failure": MapOf(BOOL, r"[a-z0-9][a-z0-9-]*"),
         "device": STR, "wants_gpu": BOOL,
-        "backend": STR, "device_index": INT, "device_exists": BOOL, "runs_on": STR, "cpu_reasons": list_of(STR),
+        "backend": STR, "device_index": INT, "device_exists": BOOL, "gpu_unpinned": BOOL, "runs_on": STR,
+        "cpu_reasons": list_of(STR),
         "unknown_reasons": list_of(STR), "backend_known": BOOL, "backend_from_log": STR, "visible_gpus": INT,
         "device_gpu": STR, "old_backend": STR, "cudnn_min": INT,
         "cudnn_warn_from": INT, "lib_cnmem": BOOL, "hypot_fix": BOOL, "numpy_min": STR, "numpy_too_old": BOOL,

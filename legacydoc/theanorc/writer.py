@@ -2,9 +2,9 @@
 it is there (comments on lines of their own: Python 3 keeps inline comments in values).
 
 Decided from the facts: ``device`` (cuda only when nvidia-smi lists a GPU, pygpu is
-usable and a C++ compiler works; else cpu), ``floatX = float32``, ``mode = FAST_RUN``,
-``cxx`` (only when g++ is not found by name), ``[cuda] root``, ``[dnn]`` paths (when
-cuDNN lives outside the toolkit), ``[gpuarray] preallocate``, ``[blas] ldflags``.
+usable and a C++ compiler works, cuda0 when several GPUs are visible; else cpu),
+``floatX = float32``, ``mode = FAST_RUN``, ``cxx`` (only when g++ is not found by name),
+``[cuda] root``, ``[dnn]`` paths (when cuDNN lives outside the toolkit), ``[gpuarray] preallocate``, ``[blas] ldflags``.
 Every other valid option set in the file being replaced is kept; invalid or unknown
 lines are dropped and reported.
 """
@@ -48,7 +48,7 @@ class Generated:
 def _gpu_decision(record: Mapping[str, Any], config: EffectiveConfig, compiler: bool) -> tuple[str, str]:
     """device for the written config: the GPU only when legacydoc.readiness says it would
     run there (the same answer check gives), with the config's compiler."""
-    from legacydoc.derive import gpu_blockers
+    from legacydoc.derive import gpu_blockers, visible_gpus
 
     device = "gpu" if config.schema.id == "theano-0.8.2" else "cuda"
     blockers = gpu_blockers(record) if device == "cuda" else ()
@@ -57,8 +57,13 @@ def _gpu_decision(record: Mapping[str, Any], config: EffectiveConfig, compiler: 
         names = machine.gpu_names(record)
         _, pygpu_why = readiness.pygpu_status(record)
         uses = pygpu_why + " and " if device == "cuda" else ""
-        return device, "%s: nvidia-smi lists %s, %sa C++ compiler works" % (
-            device, names[0] if names else "a GPU", uses)
+        found = "nvidia-smi lists %s, %sa C++ compiler works" % (names[0] if names else "a GPU", uses)
+        visible = visible_gpus(record)
+        if visible is not None and visible > 1:
+            # plain cuda/gpu sends every process to the same first GPU (rule LD217): name it
+            return device + "0", "%s0: %s; %d GPUs are visible, so the file names the first one (start a " \
+                "second process with THEANO_FLAGS=device=%s1 to use another)" % (device, found, visible, device)
+        return device, "%s: %s" % (device, found)
     why = decision.reasons + ["not known: %s" % u for u in decision.unknown]
     return "cpu", "cpu: %s. device = %s needs that fixed first (legacydoc check says how)" % ("; ".join(why), device)
 
@@ -227,7 +232,7 @@ def _generate(record: Mapping[str, Any], config: EffectiveConfig, target: Option
                           "empty: no C++ compiler was found; Theano runs its slow Python code (install g++)"))
     flags, flags_why = machine.blas_choice(record)
     lines.append(Line("blas.ldflags", flags, flags_why))
-    if device in ("cuda", "gpu"):
+    if device.rstrip("0123456789") in ("cuda", "gpu"):
         toolkit = machine.toolkit_for_writing(record)
         root = str(toolkit["root"]) if toolkit else None
         if root:
