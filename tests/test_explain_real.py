@@ -96,6 +96,20 @@ PYTHONPATH_CASES = {
                                             "theano-configparser-shadowed-by-theano-dir", "LD110"),
     "theano105-pythonpath-theano-dir": (THEANO_105, ["run.py"], "theano-dir-in-python-path", "LD110"),
 }
+# A .theanorc that import theano refuses (see the README): recording -> (its bytes, the
+# locale it is read in or None, the message, the rule). Re-run by the legacy test.
+THEANORC_CASES = {
+    "theano105-theanorc-bom": (b"\xef\xbb\xbf[global]\nfloatX = float32\n", None,
+                               "theanorc-missing-section-header", "LD521"),
+    "theano105-theanorc-no-section": (b"floatX = float32\ndevice = cpu\n", None, "theanorc-missing-section-header",
+                                      "LD521"),
+    "theano105-theanorc-duplicate-option": (b"[global]\nfloatX = float32\nfloatX = float64\n", None,
+                                            "theanorc-duplicate-option", "LD521"),
+    "theano105-theanorc-parse-error": (b"[global]\nfloatX float32\n", None, "theanorc-parsing-error", "LD521"),
+    # a Chinese comment saved as UTF-8, read in a GBK locale (Chinese Windows' code page 936)
+    "theano105-theanorc-gbk": ("# 配置文件：使用 CPU\n[global]\nfloatX = float32\n".encode("utf-8"), "zh_CN.GBK",
+                               "theanorc-undecodable-in-locale", "LD524"),
+}
 # Recordings of a script in real_logs/scripts/ -> (venv, script): re-run by the legacy test.
 RERUN_SCRIPTS = {
     "theano105-unpickle-gpuarray-no-pygpu": (THEANO_105, "gpuarray_pickle.py"),
@@ -128,10 +142,13 @@ def _explained(data: bytes) -> dict[str, set[str]]:
     return {f.message.id: set(f.message.rules) | {r.id for c in f.causes for r in c.rules} for f in result.found}
 
 
-@pytest.mark.parametrize("name", sorted(CASES) + sorted(PIP_CASES) + sorted(SCRIPT_CASES) + sorted(PYTHONPATH_CASES))
+@pytest.mark.parametrize("name", sorted(CASES) + sorted(PIP_CASES) + sorted(SCRIPT_CASES) + sorted(PYTHONPATH_CASES)
+                         + sorted(THEANORC_CASES))
 def test_a_recorded_real_run_is_explained(name: str) -> None:
     if name in PYTHONPATH_CASES:
         message, rule = PYTHONPATH_CASES[name][2:]
+    elif name in THEANORC_CASES:
+        message, rule = THEANORC_CASES[name][2:]
     else:
         message, rule = ({**PIP_CASES, **SCRIPT_CASES}[name] if name in PIP_CASES or name in SCRIPT_CASES
                          else CASES[name][2:])
@@ -159,6 +176,39 @@ def test_real_theano_still_prints_what_was_recorded(name: str, tmp_path: Path) -
     recorded = _explained((REAL / (name + ".txt")).read_bytes())
     assert message in live, sorted(live)
     assert set(live) == set(recorded), (sorted(live), sorted(recorded))
+
+
+def _locale(name: str, tmp_path: Path) -> dict[str, str]:
+    """The environment that makes Python read files in the locale `name` (compiled into
+    tmp_path with localedef: CI machines rarely have a GBK locale installed)."""
+    language, charmap = name.split(".")
+    try:
+        built = subprocess.run(["localedef", "-i", language, "-f", charmap, str(tmp_path / name)],
+                               capture_output=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        pytest.skip("localedef cannot build %s here: %s" % (name, error))
+    if not (tmp_path / name).is_dir():
+        pytest.skip("localedef cannot build %s here: %s" % (name, built.stderr.decode(errors="replace")[-300:]))
+    return {"LOCPATH": str(tmp_path), "LC_ALL": name}
+
+
+@pytest.mark.legacy
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(THEANORC_CASES))
+def test_real_theano_still_refuses_the_theanorc_as_recorded(name: str, tmp_path: Path) -> None:
+    text, locale_name, message, _rule = THEANORC_CASES[name]
+    python = legacy_venv(*THEANO_105)
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".theanorc").write_bytes(text)
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home)}
+    if locale_name:
+        env.update(_locale(locale_name, tmp_path))
+    run = [str(python), "-c", "import theano; print(theano.config.floatX)"]
+    proc = subprocess.run(run, cwd=str(home), env=env, capture_output=True, timeout=600)
+    live = _explained(proc.stdout + proc.stderr)
+    assert proc.returncode == 1 and message in live, sorted(live)
+    assert set(live) == set(_explained((REAL / (name + ".txt")).read_bytes())), sorted(live)
 
 
 @pytest.mark.legacy
