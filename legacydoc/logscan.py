@@ -1,7 +1,8 @@
 """Finding the catalogue's messages in a log someone pasted or saved.
 
 Logs arrive mangled the way consoles mangle them: any Windows console encoding (GBK
-included), CRLF, ANSI colour codes, lines wrapped at the console's width, a BOM. The text
+included), CRLF, ANSI colour codes, lines wrapped at the console's width, a BOM; quoted
+in a blog post, with typographic quotes and full-width colons. The text
 is decoded and cleaned once, then every pattern is searched in three views of it: the
 lines as they are, and the whole text with line breaks removed (a hard wrap inside a
 word) and replaced by spaces (a wrap between words). A message is reported once, at the
@@ -49,9 +50,21 @@ def decode(data: bytes) -> tuple[str, str]:
     return data.decode("utf-8", errors="replace"), "utf-8/replace"  # pragma: no cover - latin-1 always decodes
 
 
+# A message quoted in a blog post or a word processor (Chinese ones most of all) comes back
+# with typographic quotes and full-width punctuation: "AttributeError：module ‘configparser’".
+# Folded to what the program printed; gcc's own ‘ ’ quotes fold too, and no pattern needs them.
+_TYPOGRAPHY = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+    "\uff1a": ":", "\uff08": "(", "\uff09": ")", "\uff0c": ",", "\uff1d": "=",
+    "\u3000": " ", "\u00a0": " ",
+})
+
+
 def clean(text: str) -> str:
-    """CRLF and lone CR become LF, ANSI colour and cursor codes go, NULs go."""
-    text = _ANSI.sub("", text)
+    """CRLF and lone CR become LF, ANSI colour and cursor codes go, NULs go, typographic
+    quotes and full-width punctuation become the ASCII the program printed."""
+    text = _ANSI.sub("", text).translate(_TYPOGRAPHY)
     return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
 
 

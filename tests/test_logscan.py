@@ -45,6 +45,17 @@ def test_console_mangling_still_matches(mangle: str) -> None:
     assert "theano-gpuarray-could-not-init-pygpu" in table["ids"], (mangle, table["encoding"])
 
 
+@pytest.mark.parametrize("quoted, message", [
+    # a Chinese install guide quoting the error with a full-width colon and curly quotes
+    ("AttributeError\uff1amodule \u2018configparser\u2019 has no attribute \u2018SafeConfigParser\u2019",
+     "configparser-without-safeconfigparser"),
+    ("ERROR\u00a0(theano.gpuarray)\uff1a Could not initialize pygpu, support disabled",
+     "theano-gpuarray-could-not-init-pygpu"),
+])
+def test_a_message_quoted_with_typographic_punctuation_still_matches(quoted: str, message: str) -> None:
+    assert message in logscan.log_table(("\u535a\u5ba2\n" + quoted + "\n").encode("utf-8"), "log.txt")["ids"]
+
+
 @pytest.mark.parametrize("line", [
     "D:\\Python27\\libs/libpython27.a: error adding symbols: File format not recognized",
     # bfd_error_wrong_format, capitalised as binutils before 2.29 printed it; a path with spaces
