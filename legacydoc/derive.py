@@ -45,6 +45,9 @@ DERIVED: dict[str, str] = {
     "theano.backend": "old (device=gpu*, theano.sandbox.cuda) | gpuarray (cuda*/opencl*, pygpu) | cpu",
     "theano.device_index": "N of device=cudaN or gpuN (absent for plain cuda: the driver's default GPU)",
     "theano.device_exists": "that GPU index is below the number of GPUs nvidia-smi listed",
+    "theano.c_sources_missing": "the C sources every Theano ships (lazylinker_c.c, scan_perform.c) that its "
+    "package folder lacks (absent when the folder was not looked at)",
+    "theano.c_sources_complete": "no such C source is missing",
     "theano.gpu_unpinned": "device is plain cuda or gpu (no index) and more than one GPU is visible: "
     "every process opens the first GPU that accepts it",
     "theano.runs_on": "cpu | gpu | unknown: where Theano would really run (legacydoc.readiness)",
@@ -721,6 +724,11 @@ def theano_facts(facts: Mapping[str, Any], flavour: Mapping[str, Any]) -> tuple[
     out: dict[str, Any] = dict(flavour)
     # Not known to be absent, and no release recorded: what hedged rules (LD418, LD420) need.
     out["version_unknown"] = flavour.get("flavour") != "none" and not flavour.get("version")
+    sources = get(facts, "packages.theano_c_sources")
+    if isinstance(sources, Mapping) and sources:
+        # the probe looked in the theano folder Python imports; an unlooked folder says nothing
+        out["c_sources_missing"] = sorted(str(name) + ".c" for name, found in sources.items() if found is False)
+        out["c_sources_complete"] = not out["c_sources_missing"]
     dist = installed_dist(flavour)
     if dist is None:
         return out, None

@@ -467,6 +467,32 @@ def test_an_installed_pymc3_is_import_checked_and_its_error_read(tmp_path, ctx_f
     assert list(plain["packages"]["import_check"]) == ["numpy", "pygpu", "theano"]
 
 
+@pytest.mark.parametrize("layout, found", [
+    # where each release keeps them: 0.7-0.9, 1.0.x, Theano-PyMC 1.1
+    (["gof/lazylinker_c.c", "scan_module/scan_perform.c"], {"lazylinker_c": True, "scan_perform": True}),
+    (["gof/c_code/lazylinker_c.c", "scan_module/c_code/scan_perform.c"], {"lazylinker_c": True, "scan_perform": True}),
+    (["link/c/c_code/lazylinker_c.c", "scan/c_code/scan_perform.c"], {"lazylinker_c": True, "scan_perform": True}),
+    # only the .py files were installed (a zipped egg, a frozen app)
+    ([], {"lazylinker_c": False, "scan_perform": False}),
+])
+def test_the_c_sources_theano_compiles_are_looked_for_in_its_folder(layout, found, tmp_path, ctx_factory):
+    site = tmp_path / "site"
+    pkg = _theano_package(site, "1.0.5", "f3bb5b755ec5e92fb60b5364d83a10878fa9a211")
+    for relative in layout:
+        (pkg / relative).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / relative).write_text("/* C */\n")
+    facts = collect_with(ctx_factory(python=sys.executable, env={"PYTHONPATH": str(site)}, timeout=REAL_TIMEOUT))
+    assert facts["packages"]["theano_c_sources"] == found
+
+
+@pytest.mark.legacy
+@pytest.mark.slow
+def test_the_real_theano_from_pypi_has_its_c_sources(ctx_factory):
+    python = legacy_venv("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.5"])
+    facts = collect_with(ctx_factory(python=str(python), timeout=REAL_TIMEOUT))
+    assert facts["packages"]["theano_c_sources"] == {"lazylinker_c": True, "scan_perform": True}
+
+
 def test_pydot_and_pydot_ng_are_recorded_for_theano_08(tmp_path, ctx_factory):
     """Theano 0.7/0.8 call pydot.find_graphviz() at import (LD151): the probe records both."""
     site = tmp_path / "site"

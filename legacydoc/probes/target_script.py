@@ -531,6 +531,23 @@ def keras_config(keras_version):
     return out
 
 
+# C sources every Theano release ships and compiles at run time, at each release's place:
+# 0.7-0.9, 1.0.x (and Theano-PyMC 1.0.x), Theano-PyMC 1.1. An install without them (a
+# zipped egg, a frozen app, a wheel built without package data) runs the slow Python VM.
+C_SOURCES = (
+    ("lazylinker_c", ("gof/lazylinker_c.c", "gof/c_code/lazylinker_c.c", "link/c/c_code/lazylinker_c.c")),
+    ("scan_perform", ("scan_module/scan_perform.c", "scan_module/c_code/scan_perform.c",
+                      "scan/c_code/scan_perform.c")),
+)
+
+
+def theano_c_sources(theano_dir):
+    found = {}
+    for name, places in C_SOURCES:
+        found[name] = any(os.path.isfile(os.path.join(theano_dir, *place.split("/"))) for place in places)
+    return found
+
+
 def package_facts():
     facts = {}
     records = scan_distributions()
@@ -549,6 +566,7 @@ def package_facts():
             if record["name"] not in claimed and "theano" in record_claims(record):
                 claimed.append(record["name"])
         facts["theano_claimed_by"] = claimed
+        facts["theano_c_sources"] = theano_c_sources(theano_dir)
         version = theano_version_from_text(theano_dir)
         if "version" in version:
             facts["theano_version_text"] = version["version"]
