@@ -939,10 +939,11 @@ def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[
             elif is_int(total) and number >= total:
                 # whatever CUDA_VISIBLE_DEVICES says, it only hides GPUs: this one is not there
                 out["device_exists"] = False
-        elif device in ("cuda", "gpu"):
+        elif device == "cuda" or (device == "gpu" and readiness.old_backend_removed(theano_version) is False):
             # No index: libgpuarray (cuda_init with ordinal -1) and the old back-end
             # (select_a_gpu) take the first visible GPU that accepts a context, the same one
-            # for every process unless compute modes are exclusive.
+            # for every process unless compute modes are exclusive. (device=gpu only where the
+            # old back-end still exists: Theano 1.0 refuses it, LD516.)
             count = visible_gpus(facts)
             if count is not None:
                 out["visible_gpus"] = count

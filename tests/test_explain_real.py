@@ -187,6 +187,9 @@ def _explained(data: bytes) -> dict[str, set[str]]:
 @pytest.mark.parametrize("name", sorted(CASES) + sorted(PIP_CASES) + sorted(SCRIPT_CASES) + sorted(PYTHONPATH_CASES)
                          + sorted(THEANORC_CASES) + sorted(ENV_CASES))
 def test_a_recorded_real_run_is_explained(name: str) -> None:
+    """explain finds the message in the recording, and the message names the rule (as its own
+    or a cause's): what explain shows the user. Whether check then fires the rule depends on
+    the machine's facts, which the recordings do not hold; the rules' own examples test that."""
     if name in PYTHONPATH_CASES:
         message, rule = PYTHONPATH_CASES[name][2:]
     elif name in ENV_CASES:
@@ -200,6 +203,18 @@ def test_a_recorded_real_run_is_explained(name: str) -> None:
     assert message in found, sorted(found)
     if rule is not None:  # None: no rule checks this yet, the message stands alone
         assert rule in found[message], (message, sorted(found[message]))
+
+
+def test_every_recording_the_catalogue_names_exists() -> None:
+    """A message or rule that says 'recorded: tests/data/real_logs/X' points at a file here."""
+    import re
+
+    named = set()
+    for path in (DATA.parent.parent / "rules").rglob("*.toml"):
+        named.update(re.findall(r"tests/data/real_logs/([\w.-]+\.txt)", path.read_text(encoding="utf-8")))
+    assert named, "the catalogue names no recording at all"
+    missing = sorted(name for name in named if not (REAL / name).is_file())
+    assert missing == [], missing
 
 
 @pytest.mark.legacy

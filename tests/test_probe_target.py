@@ -485,6 +485,23 @@ def test_the_c_sources_theano_compiles_are_looked_for_in_its_folder(layout, foun
     assert facts["packages"]["theano_c_sources"] == found
 
 
+@posix_only
+def test_a_theano_folder_python_2_cannot_name_is_not_read_as_missing_its_c_sources(tmp_path, ctx_factory):
+    """Python 2 decodes a folder name its file system encoding cannot hold into a name that
+    does not exist: the C sources are then unknown, never 'missing' (LD161 is an error)."""
+    python = find_python("2.7")
+    if python is None:
+        pytest.skip("no Python 2.7 under %s" % PYENV_VERSIONS)
+    site = Path(os.fsdecode(bytes(tmp_path) + b"/lat\xe9"))  # Latin-1 bytes, not UTF-8
+    pkg = _theano_package(site, "1.0.5", "f3bb5b755ec5e92fb60b5364d83a10878fa9a211")
+    for relative in ("gof/c_code/lazylinker_c.c", "scan_module/c_code/scan_perform.c"):
+        (pkg / relative).parent.mkdir(parents=True)
+        (pkg / relative).write_text("/* C */\n")
+    ctx = ctx_factory(python=str(python), env={"PYTHONPATH": str(site), "LC_ALL": "C.UTF-8"}, timeout=REAL_TIMEOUT)
+    sources = collect_with(ctx)["packages"].get("theano_c_sources")
+    assert sources in (None, {"lazylinker_c": True, "scan_perform": True}), sources
+
+
 @pytest.mark.legacy
 @pytest.mark.slow
 def test_the_real_theano_from_pypi_has_its_c_sources(ctx_factory):

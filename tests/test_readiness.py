@@ -41,20 +41,25 @@ def _two_gpus(record: dict, device: str, visible: str | None = None) -> dict:
     return record
 
 
-def test_on_two_gpus_plain_cuda_is_flagged_and_the_written_config_names_the_first() -> None:
-    """device=cuda sends every process to the same first GPU (LD217); theanorc --write then
-    writes cuda0, and check of that config no longer flags it: the two agree."""
+def test_on_two_gpus_plain_cuda_is_an_information_and_the_written_config_says_how_to_spread() -> None:
+    """device=cuda sends every process to the first GPU that accepts it (LD217, information:
+    the compute mode that decides it is not recorded); theanorc --write keeps plain cuda,
+    right in exclusive-process mode, and its reason says how to name another GPU."""
     unpinned = _two_gpus(_healthy(), "cuda")
     fired = {d.id: d for d in run_check(unpinned, RULES).every()}
-    assert "LD217" in fired and "2 GPUs are visible" in fired["LD217"].title
+    assert "LD217" in fired and fired["LD217"].severity == "info" and "2 GPUs are visible" in fired["LD217"].title
     device = generate(unpinned, effective_config(unpinned)).lines[0]
-    assert device.value == "cuda0" and "device=cuda1" in device.why
-    written = _two_gpus(_healthy(), device.value)
-    assert "LD217" not in {d.id for d in run_check(written, RULES).every()}
-    # one GPU made visible to the process: already pinned, and the file keeps plain cuda
+    assert device.value == "cuda" and "device=cuda1" in device.why
+    pinned = _two_gpus(_healthy(), "cuda0")
+    assert "LD217" not in {d.id for d in run_check(pinned, RULES).every()}
+    # one GPU made visible to the process: already pinned
     one_visible = _two_gpus(_healthy(), "cuda", visible="1")
     assert "LD217" not in {d.id for d in run_check(one_visible, RULES).every()}
-    assert generate(one_visible, effective_config(one_visible)).lines[0].value == "cuda"
+    assert "device=cuda1" not in generate(one_visible, effective_config(one_visible)).lines[0].why
+    # Theano 1.0 refuses device=gpu altogether (LD516): nothing is said about which GPU it takes
+    refused = _two_gpus(_healthy(), "gpu")
+    ids = {d.id for d in run_check(refused, RULES).every()}
+    assert "LD516" in ids and "LD217" not in ids
 
 
 def test_a_failed_import_of_an_installed_pygpu_fires_ld135_and_keeps_both_on_the_cpu() -> None:

@@ -542,10 +542,17 @@ C_SOURCES = (
 
 
 def theano_c_sources(theano_dir):
-    found = {}
-    for name, places in C_SOURCES:
-        found[name] = any(os.path.isfile(os.path.join(theano_dir, *place.split("/"))) for place in places)
-    return found
+    # None when the folder cannot be looked into by this name (Python 2 decoded a name its
+    # file system encoding cannot hold): not seeing the files is not their absence.
+    try:
+        if not os.path.isfile(os.path.join(theano_dir, "__init__.py")):
+            return None
+        found = {}
+        for name, places in C_SOURCES:
+            found[name] = any(os.path.isfile(os.path.join(theano_dir, *place.split("/"))) for place in places)
+        return found
+    except Exception:
+        return None
 
 
 def package_facts():
@@ -566,7 +573,9 @@ def package_facts():
             if record["name"] not in claimed and "theano" in record_claims(record):
                 claimed.append(record["name"])
         facts["theano_claimed_by"] = claimed
-        facts["theano_c_sources"] = theano_c_sources(theano_dir)
+        sources = theano_c_sources(theano_dir)
+        if sources is not None:
+            facts["theano_c_sources"] = sources
         version = theano_version_from_text(theano_dir)
         if "version" in version:
             facts["theano_version_text"] = version["version"]

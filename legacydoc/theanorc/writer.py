@@ -2,7 +2,7 @@
 it is there (comments on lines of their own: Python 3 keeps inline comments in values).
 
 Decided from the facts: ``device`` (cuda only when nvidia-smi lists a GPU, pygpu is
-usable and a C++ compiler works, cuda0 when several GPUs are visible; else cpu),
+usable and a C++ compiler works; else cpu),
 ``floatX = float32``, ``mode = FAST_RUN``, ``cxx`` (only when g++ is not found by name),
 ``[cuda] root``, ``[dnn]`` paths (when cuDNN lives outside the toolkit), ``[gpuarray] preallocate``, ``[blas] ldflags``.
 Every other valid option set in the file being replaced is kept; invalid or unknown
@@ -60,9 +60,12 @@ def _gpu_decision(record: Mapping[str, Any], config: EffectiveConfig, compiler: 
         found = "nvidia-smi lists %s, %sa C++ compiler works" % (names[0] if names else "a GPU", uses)
         visible = visible_gpus(record)
         if visible is not None and visible > 1:
-            # plain cuda/gpu sends every process to the same first GPU (rule LD217): name it
-            return device + "0", "%s0: %s; %d GPUs are visible, so the file names the first one (start a " \
-                "second process with THEANO_FLAGS=device=%s1 to use another)" % (device, found, visible, device)
+            # Plain cuda stays: in exclusive-process mode it spreads the processes, while
+            # cuda0 would send them all to one GPU; in the default mode they share the first
+            # (LD217), and the note says how to give each its own.
+            return device, "%s: %s; %d GPUs are visible: each process takes the first free one, so start " \
+                "others with THEANO_FLAGS=device=%s1 (and so on) unless the GPUs are in exclusive-process mode" % (
+                    device, found, visible, device)
         return device, "%s: %s" % (device, found)
     why = decision.reasons + ["not known: %s" % u for u in decision.unknown]
     return "cpu", "cpu: %s. device = %s needs that fixed first (legacydoc check says how)" % ("; ".join(why), device)
