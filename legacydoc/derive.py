@@ -159,6 +159,8 @@ DERIVED: dict[str, str] = {
     "keras.layout_source": "image_data_format | image_dim_ordering | default",
     "keras.config_path": "the keras.json the installed Keras reads",
     "python.theano_dir_on_pythonpath": "the PYTHONPATH entry that is Theano's package folder itself (empty: none is)",
+    "python.shadowed_packages": "numpy, Lasagne or Keras found in more than one sys.path folder: which copy is "
+    "imported and where the others are (empty: one copy each; absent when not looked at)",
 }
 # Theano 1.0.5 overrides a compile lock after compile.timeout, 120 s by default.
 STALE_LOCK_S = 120.0
@@ -1274,7 +1276,30 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     on_pythonpath = theano_dir_on_pythonpath(facts)
     if on_pythonpath is not None:
         d["python.theano_dir_on_pythonpath"] = on_pythonpath
+    shadowed = shadowed_packages(facts)
+    if shadowed is not None:
+        d["python.shadowed_packages"] = shadowed
     return _nest(d)
+
+
+SHADOWABLE = (("numpy", "numpy"), ("lasagne", "Lasagne"), ("keras", "Keras"))
+
+
+def shadowed_packages(facts: Mapping[str, Any]) -> Optional[list[str]]:
+    """'Lasagne: imported from A, also at B' for each package of SHADOWABLE found in more
+    than one sys.path folder; [] when the probe looked and found one copy each; None when
+    the record does not say (no package list, or a record from before the probe looked)."""
+    found = get(facts, "packages.found")
+    if not isinstance(found, list):
+        return None
+    out, unlooked = [], False
+    for module, label in SHADOWABLE:
+        first, others = get(facts, "packages.%s_import_dir" % module), get(facts, "packages.%s_shadowed_dirs" % module)
+        if isinstance(first, str) and isinstance(others, list) and others:
+            out.append("%s: imported from %s, also at %s" % (label, first, ", ".join(str(o) for o in others)))
+        elif module in found and not isinstance(first, str):
+            unlooked = True  # installed, but the record never says where it is imported from
+    return out if (out or not unlooked) else None
 
 
 def _nest(flat: Mapping[str, Any]) -> dict[str, Any]:

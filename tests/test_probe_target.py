@@ -485,6 +485,30 @@ def test_the_c_sources_theano_compiles_are_looked_for_in_its_folder(layout, foun
     assert facts["packages"]["theano_c_sources"] == found
 
 
+def test_a_stale_lasagne_earlier_on_sys_path_is_recorded_beside_the_installed_one(tmp_path, ctx_factory):
+    """An old Lasagne folder on PYTHONPATH is imported before the site's: both are recorded,
+    in import order, and LD162 names them."""
+    from legacydoc.checkup import run_check
+    from legacydoc.engine import load_rules
+
+    stale, site = tmp_path / "python_modules", tmp_path / "site"
+    for folder in (stale, site):
+        (folder / "lasagne").mkdir(parents=True)
+        (folder / "lasagne" / "__init__.py").write_text("")
+    _dist_info(site, "Lasagne-0.2.dev1.dist-info", "Lasagne", "0.2.dev1", ["lasagne/__init__.py"])
+    env = {"PYTHONPATH": os.pathsep.join([str(stale), str(site)])}
+    facts = collect_with(ctx_factory(python=sys.executable, env=env, timeout=REAL_TIMEOUT))
+    pk = facts["packages"]
+    assert pk["lasagne_import_dir"] == str(stale / "lasagne")
+    assert pk["lasagne_shadowed_dirs"] == [str(site / "lasagne")]
+    fired = {d.id: d for d in run_check(facts, load_rules()).every()}
+    assert "LD162" in fired and str(stale / "lasagne") in fired["LD162"].title
+    # one copy: recorded, nothing to say
+    alone = collect_with(ctx_factory(python=sys.executable, env={"PYTHONPATH": str(site)}, timeout=REAL_TIMEOUT))
+    assert "lasagne_shadowed_dirs" not in alone["packages"]
+    assert "LD162" not in {d.id for d in run_check(alone, load_rules()).every()}
+
+
 @posix_only
 def test_a_theano_folder_python_2_cannot_name_is_not_read_as_missing_its_c_sources(tmp_path, ctx_factory):
     """Python 2 decodes a folder name its file system encoding cannot hold into a name that

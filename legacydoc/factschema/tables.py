@@ -64,6 +64,8 @@ PACKAGES = fact_table({
     # the C sources Theano compiles at run time, found in its package folder or not
     "theano_c_sources": MapOf(BOOL, r"[a-z_]+"),
     "numpy_import_dir": STR, "numpy_shadowed_dirs": list_of(STR), "numpy_distutils": BOOL,
+    "lasagne_import_dir": STR, "lasagne_shadowed_dirs": list_of(STR),
+    "keras_import_dir": STR, "keras_shadowed_dirs": list_of(STR),
     "numpy_distutils_config": BOOL, "numpy_config_file": STR, "numpy_blas_opt_info": BOOL, "numpy_blas": STR,
     "numpy_blas_libraries": list_of(STR), "numpy_blas_source": STR, "numpy_blas_version": STR,
     # packages.conda.<conda package>, from conda-meta file names

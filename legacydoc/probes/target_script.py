@@ -590,6 +590,14 @@ def package_facts():
                 os.path.isfile(os.path.join(real, "__init__.py")):
             facts["theano_dir_in_sys_path"] = text(real)
             break
+    # A stale copy of Lasagne or Keras earlier on sys.path (an old checkout in a folder on
+    # PYTHONPATH) is imported instead of the one pip installed.
+    for module in ("lasagne", "keras"):
+        module_dirs = find_package_dirs(module)
+        if module_dirs:
+            facts[module + "_import_dir"] = module_dirs[0]
+            if len(module_dirs) > 1:
+                facts[module + "_shadowed_dirs"] = module_dirs[1:]
     pygpu_dirs = find_package_dirs("pygpu")
     if pygpu_dirs:
         facts["pygpu_import_dir"] = pygpu_dirs[0]
