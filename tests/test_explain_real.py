@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -217,21 +218,28 @@ def test_every_recording_the_catalogue_names_exists() -> None:
     assert missing == [], missing
 
 
+def _run_py_in(spec: tuple[str, list[str]], folder: Path) -> Callable[[dict[str, str]], subprocess.CompletedProcess]:
+    """RUN_PY in `folder` with the legacy venv `spec`, as a function of the environment."""
+    python = legacy_venv(*spec)
+    (folder / "run.py").write_text(RUN_PY)
+    return lambda env: subprocess.run([str(python), "run.py"], cwd=str(folder), env=env, capture_output=True,
+                                      timeout=600)
+
+
 @pytest.mark.legacy
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_real_theano_still_prints_what_was_recorded(name: str, tmp_path: Path) -> None:
-    (version, packages), flags, message, _rule = CASES[name]
-    python = legacy_venv(version, packages)
-    (tmp_path / "run.py").write_text(RUN_PY)
+    spec, flags, message, _rule = CASES[name]
+    run = _run_py_in(spec, tmp_path)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("THEANO", "PYTHON"))}
     env.update(HOME=str(tmp_path), THEANO_FLAGS="", PATH="/usr/bin:/bin")
     if "cxx=" in flags:
         # Recorded with a warm compile cache: with a cold one, the first thing to fail is
         # Theano's own lazylinker module instead.
-        subprocess.run([str(python), "run.py"], cwd=str(tmp_path), env=env, capture_output=True, timeout=600)
+        run(env)
     env["THEANO_FLAGS"] = flags
-    proc = subprocess.run([str(python), "run.py"], cwd=str(tmp_path), env=env, capture_output=True, timeout=600)
+    proc = run(env)
     live = _explained(proc.stdout + proc.stderr)
     recorded = _explained((REAL / (name + ".txt")).read_bytes())
     assert message in live, sorted(live)
@@ -249,15 +257,12 @@ def _assert_fails_as_recorded(proc: subprocess.CompletedProcess, name: str, mess
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(ENV_CASES))
 def test_real_theano_still_refuses_the_environment_as_recorded(name: str, tmp_path: Path) -> None:
-    (version, packages), variables, message, _rule = ENV_CASES[name]
-    python = legacy_venv(version, packages)
-    (tmp_path / "run.py").write_text(RUN_PY)
+    spec, variables, message, _rule = ENV_CASES[name]
+    run = _run_py_in(spec, tmp_path)
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "THEANO_FLAGS": "", **variables}
-    proc = subprocess.run([str(python), "run.py"], cwd=str(tmp_path), env=env, capture_output=True, timeout=600)
-    _assert_fails_as_recorded(proc, name, message)
+    _assert_fails_as_recorded(run(env), name, message)
     # the fix: one integer
-    env.update({k: "4" for k in variables})
-    proc = subprocess.run([str(python), "run.py"], cwd=str(tmp_path), env=env, capture_output=True, timeout=600)
+    proc = run({**env, **{k: "4" for k in variables}})
     assert proc.returncode == 0, proc.stderr[-2000:]
 
 

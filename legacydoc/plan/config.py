@@ -60,8 +60,7 @@ def planned_config(record: Mapping[str, Any]) -> PlannedConfig:
     target = write_target(record)
     generated = generate(record, effective_config(record), target.path if target is not None else None)
     lines = {line.name: line for line in generated.lines}
-    # the kind of device (cuda, gpu, cpu): the file may name one GPU of several (cuda0)
-    device = (lines["device"].value if "device" in lines else "cpu").rstrip("0123456789")
+    device = lines["device"].value if "device" in lines else "cpu"
     ldflags = lines["blas.ldflags"].value if "blas.ldflags" in lines else ""
     return PlannedConfig(device, lines["device"].why if "device" in lines else "", ldflags, generated.text,
                          generated.notes)

@@ -2,9 +2,9 @@
 it is there (comments on lines of their own: Python 3 keeps inline comments in values).
 
 Decided from the facts: ``device`` (cuda only when nvidia-smi lists a GPU, pygpu is
-usable and a C++ compiler works; else cpu),
-``floatX = float32``, ``mode = FAST_RUN``, ``cxx`` (only when g++ is not found by name),
-``[cuda] root``, ``[dnn]`` paths (when cuDNN lives outside the toolkit), ``[gpuarray] preallocate``, ``[blas] ldflags``.
+usable and a C++ compiler works; else cpu), ``floatX = float32``, ``mode = FAST_RUN``,
+``cxx`` (only when g++ is not found by name), ``[cuda] root``, ``[dnn]`` paths (when
+cuDNN lives outside the toolkit), ``[gpuarray] preallocate``, ``[blas] ldflags``.
 Every other valid option set in the file being replaced is kept; invalid or unknown
 lines are dropped and reported.
 """
@@ -235,7 +235,7 @@ def _generate(record: Mapping[str, Any], config: EffectiveConfig, target: Option
                           "empty: no C++ compiler was found; Theano runs its slow Python code (install g++)"))
     flags, flags_why = machine.blas_choice(record)
     lines.append(Line("blas.ldflags", flags, flags_why))
-    if device.rstrip("0123456789") in ("cuda", "gpu"):
+    if device in ("cuda", "gpu"):
         toolkit = machine.toolkit_for_writing(record)
         root = str(toolkit["root"]) if toolkit else None
         if root:
