@@ -261,7 +261,10 @@ def nvcc_facts(facts: Mapping[str, Any], os_family: str, driver_max: Optional[st
     driver = get(facts, "gpu.driver_version")
     if driver and minimum:
         have, need = knowledge.driver_key(driver), knowledge.driver_key(minimum)
-        if have is not None and need is not None:
+        # An earlier build of the minimum's own branch (367.27 against 8.0's 367.48) is not
+        # claimed either way: a branch reports one CUDA level, which is what the runtime
+        # checks, yet NVIDIA lists the later build.
+        if have is not None and need is not None and (have >= need or have[0] != need[0]):
             out["driver_ok"] = have >= need
     elif driver_max and not prerelease:  # a pre-release's needs are not known
         mine, best = parse_version(version), parse_version(driver_max)

@@ -154,6 +154,12 @@ def test_nvcc_driver_check_and_arch_range() -> None:
     assert "driver_ok" not in derive.nvcc_facts(rc, "linux", None)
     assert "driver_ok" not in derive.nvcc_facts(rc, "linux", "7.5")  # not the driver's level either
     assert derive.derive(dict(rc, system={"os": "linux"}))["nvcc"].get("driver_ok") is None
+    # Without the build number, an earlier build of the listed driver's own branch is not
+    # claimed either way; an older branch still is.
+    same_branch = {"cuda": {"nvcc": {"version": "8.0"}}, "gpu": {"driver_version": "367.27"}}
+    assert "driver_ok" not in derive.nvcc_facts(same_branch, "linux", None)
+    older_branch = {"cuda": {"nvcc": {"version": "8.0"}}, "gpu": {"driver_version": "361.42"}}
+    assert derive.nvcc_facts(older_branch, "linux", None)["driver_ok"] is False
 
 
 def test_gpu_architecture_against_toolkit() -> None:
@@ -436,8 +442,9 @@ def test_the_runtime_error_text_is_cleaned_and_a_split_insufficient_stays_insuff
 
 def test_a_runtime_past_its_driver_check_leaves_the_driver_table_undecided() -> None:
     # The table says 8.0 needs 367.48 (GA1); this runtime answered "unknown error", which it
-    # cannot do on a driver it finds too old: no claim either way.
-    facts = {"cuda": {"nvcc": {"version": "8.0"}}, "gpu": {"driver_version": "367.27"}}
+    # cannot do on a driver it finds too old: no claim either way. (An older branch's driver,
+    # so that the table alone would claim.)
+    facts = {"cuda": {"nvcc": {"version": "8.0"}}, "gpu": {"driver_version": "361.42"}}
     assert derive.nvcc_facts(facts, "linux", None)["driver_ok"] is False
     past = dict(facts, log=_scanned(KERAS_3043))
     assert "driver_ok" not in derive.nvcc_facts(past, "linux", None)

@@ -27,13 +27,9 @@ FLOOR_WITH_LOG = 224
 # Error claims the accepted answer rules out, each understood: the record lacks the fact
 # that would overrule the evidence. A new one fails the test; a fixed one too.
 # (case, run "facts" or "log") -> the rules claimed.
-KNOWN_CONTRADICTIONS: dict[tuple[str, str], list[str]] = {
-    # The reporter's "CUDA 8.0 rc" can only be recorded as 8.0: its nvcc build number (which
-    # a probe records, and which legacydoc reads as a pre-release) was not given, so the
-    # facts alone read as 8.0 GA1, which needs driver 367.48. The log's "unknown error"
-    # shows the runtime passed its driver check, and with it LD208 is not claimed.
-    ("gh-keras-3043", "facts"): ["LD208"],
-}
+# Error claims the accepted answer contradicts (none left: gh-keras-3043's driver 367.27,
+# an earlier build of the branch NVIDIA lists for CUDA 8.0, is no longer claimed too old).
+KNOWN_CONTRADICTIONS: dict[tuple[str, str], list[str]] = {}
 
 
 @pytest.fixture(scope="module")
