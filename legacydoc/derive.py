@@ -11,6 +11,7 @@ stay quiet instead of guessing.
 
 from __future__ import annotations
 
+import bisect
 import copy
 import re
 from collections.abc import Mapping, Sequence
@@ -1113,10 +1114,7 @@ def log_facts(facts: Mapping[str, Any], backend: Any = None) -> dict[str, Any]:
         out["found"] = bool(ids)
         # Messages only the old back-end prints beside ones only the gpuarray back-end
         # prints: one run started both (LD529), which Theano cannot do in one process.
-        from legacydoc.messages import shown_by_log
-
-        shown = shown_by_log(facts)
-        out["both_gpu_backends"] = "old-backend" in shown and "gpuarray-backend" in shown
+        out["both_gpu_backends"] = both_backends_in_one_run(facts, known)
     if from_imports:
         out["import_check_ids"] = from_imports
     runtime_error = log_cuda_runtime_error(facts)
@@ -1127,6 +1125,26 @@ def log_facts(facts: Mapping[str, Any], backend: Any = None) -> dict[str, Any]:
     if unpickle is not None:
         out["gpu_unpickle_failed"] = unpickle
     return out
+
+
+def both_backends_in_one_run(facts: Mapping[str, Any], known: Mapping[str, Any]) -> bool:
+    """A message only the old back-end prints and one only the gpuarray back-end prints,
+    in the same run: the pasted command lines (log.runs) split a log of several attempts
+    (device=gpu, then device=cuda) into runs."""
+    runs = sorted(n for n in get(facts, "log.runs", []) or [] if isinstance(n, int))
+    lines = {str(m.get("id")): m.get("line") for m in get(facts, "log.matches", []) or [] if isinstance(m, Mapping)}
+    backends = ("old-backend", "gpuarray-backend")
+    per_run: dict[int, set[str]] = {}
+    anywhere: set[str] = set()  # an id recorded without its line belongs to every run
+    for message_id in get(facts, "log.ids", []) or []:
+        message = known.get(str(message_id))
+        names = {name for name in message.shows if name in backends} if message is not None else set()
+        line = lines.get(str(message_id))
+        if isinstance(line, int) and not isinstance(line, bool):
+            per_run.setdefault(bisect.bisect_right(runs, line), set()).update(names)
+        else:
+            anywhere.update(names)
+    return any(len(names | anywhere) == 2 for names in [*per_run.values(), set()])
 
 
 def numpy_api_mismatch(facts: Mapping[str, Any]) -> dict[str, Any]:

@@ -24,6 +24,16 @@ MAX_LOG_BYTES = 4 * 1024 * 1024
 MAX_MATCHES = 200
 JOINED_CHARS = 1024 * 1024
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+# A pasted command line that starts a program: what separates one run's output from the
+# next when a user pastes several attempts (device=gpu, then device=cuda) into one report.
+# Optional "(env)" and a shell prompt, optional NAME=value assignments, then the program.
+_RUN_START = re.compile(
+    r"^[ \t]{0,8}(?:\(\S{1,80}\)[ \t]{0,4})?(?:[^\s$#%>]{0,120}[$#%>][ \t]{0,4})?(?:env[ \t]+)?"
+    r"(?:[A-Za-z_][A-Za-z0-9_]{0,40}=\S{0,400}[ \t]+){0,8}"
+    r"(?:python[\d.]{0,5}|ipython\d?|py|nosetests|pytest)(?:\.exe)?(?:[ \t]+\S|[ \t]*$)",
+    re.MULTILINE,
+)
+MAX_RUNS = 50
 _ENCODINGS = ("utf-8", "gbk", "cp1252", "latin-1")  # latin-1 decodes anything: the last resort
 
 
@@ -123,6 +133,12 @@ def scan(text: str, messages: Optional[Sequence[Message]] = None) -> list[Match]
     return ordered[:MAX_MATCHES]
 
 
+def run_starts(text: str) -> list[int]:
+    """Lines (1-based) of the pasted command lines that start a program, at most MAX_RUNS."""
+    text = clean(text)
+    return [text.count("\n", 0, hit.start()) + 1 for hit in _RUN_START.finditer(text)][:MAX_RUNS]
+
+
 def log_table(data: bytes, source: str, messages: Optional[Sequence[Message]] = None) -> dict[str, Any]:
     """The ``log`` table of a facts record: what a log said, as facts for the rules."""
     text, encoding = decode(data[:MAX_LOG_BYTES])
@@ -142,6 +158,7 @@ def text_table(
         "encoding": encoding,
         "lines": text.count("\n") + 1,
         "ids": [m.id for m in matches],
+        "runs": run_starts(text),
         "matches": [
             {"id": m.id, "line": m.line, "text": m.text, **({"groups": m.groups} if m.groups else {})}
             for m in matches

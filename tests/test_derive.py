@@ -410,6 +410,33 @@ def _scanned(text: str) -> dict:
             "matches": [{"id": m.id, "line": m.line, "text": m.text, "groups": m.groups} for m in matches]}
 
 
+def _recorded(text: str) -> dict:
+    """A log as check --log records it, with the command lines that start each run."""
+    from legacydoc import logscan
+
+    return logscan.text_table(text, "log.txt", "utf-8")
+
+
+# Two attempts pasted one after the other (the shape of Theano/Theano#3629): the old
+# back-end's warning belongs to the device=gpu run, pygpu's error to the device=cuda one.
+TWO_RUNS = ("THEANO_FLAGS=device=gpu python check1.py\n"
+            "WARNING (theano.sandbox.cuda): CUDA is installed, but device gpu is not available  "
+            "(error: Unable to get the number of gpus available: unknown error)\nUsed the cpu\n\n"
+            "THEANO_FLAGS=device=cuda python check1.py\n"
+            "ERROR (theano.sandbox.gpuarray): Could not initialize pygpu, support disabled\n")
+
+
+def test_both_back_ends_count_only_within_one_run() -> None:
+    separate = derive.derive({"log": _recorded(TWO_RUNS)})["log"]
+    assert separate["both_gpu_backends"] is False
+    one_run = TWO_RUNS.replace("THEANO_FLAGS=device=cuda python check1.py\n", "")
+    assert derive.derive({"log": _recorded(one_run)})["log"]["both_gpu_backends"] is True
+    # A record saved before runs were recorded reads as one run, as it did.
+    old = _recorded(TWO_RUNS)
+    del old["runs"]
+    assert derive.derive({"log": old})["log"]["both_gpu_backends"] is True
+
+
 # The two lines of https://github.com/keras-team/keras/issues/3043 (driver 367.27, CUDA 8.0 RC).
 KERAS_3043 = ("modprobe: ERROR: could not insert 'nvidia_361_uvm': Invalid argument\n"
               "WARNING (theano.sandbox.cuda): CUDA is installed, but device gpu is not available  "

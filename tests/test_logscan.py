@@ -261,3 +261,20 @@ def test_revival_messages_and_their_look_alikes(text: str) -> None:
     ids = [m.id for m in logscan.scan(text, catalogue())]
     wanted = REVIVAL_LINES[text]
     assert (ids == [wanted]) if wanted else not any(i.startswith(("python2-", "theano-gpu", "keras-hdf5")) for i in ids), ids
+
+
+# Pasted command lines start a run; other lines that mention python do not.
+RUN_STARTS = {
+    "THEANO_FLAGS=device=gpu python check1.py": True,
+    "$ THEANO_FLAGS='device=cuda0,floatX=float32' python3.6 train.py --epochs 3": True,
+    "(py27) C:\\Users\\me\\proj>python -c \"import theano\"": True,
+    "user@box:~/proj$ env OMP_NUM_THREADS=1 python x.py": True,
+    "  File \"/usr/lib/python2.7/dist-packages/theano/__init__.py\", line 80, in <module>": False,
+    "ERROR (theano.gof.cmodule): python was not found": False,
+    "/usr/bin/g++ -shared -g -O3 -m64 -I/usr/include/python2.7 -o x.so mod.cpp": False,
+}
+
+
+@pytest.mark.parametrize("line", sorted(RUN_STARTS))
+def test_a_pasted_command_line_starts_a_run(line: str) -> None:
+    assert logscan.run_starts("output before\n" + line + "\nafter\n") == ([2] if RUN_STARTS[line] else [])

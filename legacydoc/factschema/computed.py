@@ -67,6 +67,7 @@ PROJECT = Table({"python2_pickles": list_of(STR), "downsample": STR})
 # --- log (check/report --log FILE: legacydoc/logscan.py log_table; saved with the record) -------
 LOG = Table({
     "source": STR, "encoding": STR, "lines": INT, "truncated": BOOL, "ids": list_of(STR),
+    "runs": list_of(INT),
     "matches": ListOf(Table({"id": STR, "line": INT, "text": STR, "groups": MapOf(STR, r"[A-Za-z_][A-Za-z0-9_]*")})),
 })
 
