@@ -262,10 +262,13 @@ def nvcc_facts(facts: Mapping[str, Any], os_family: str, driver_max: Optional[st
     driver = get(facts, "gpu.driver_version")
     if driver and minimum:
         have, need = knowledge.driver_key(driver), knowledge.driver_key(minimum)
-        # An earlier build of the minimum's own branch (367.27 against 8.0's 367.48) is not
-        # claimed either way: a branch reports one CUDA level, which is what the runtime
-        # checks, yet NVIDIA lists the later build.
-        if have is not None and need is not None and (have >= need or have[0] != need[0]):
+        # On Linux an earlier build of the minimum's own branch (367.27 against 8.0's 367.48)
+        # is not claimed either way. The runtime checks the CUDA level the driver reports, not
+        # its build; that every build of a Linux branch reports the same level is an
+        # assumption (NVIDIA documents no per-build levels), so this only keeps silent.
+        # Windows numbers its drivers apart from the Linux branches: no such reading there.
+        same_branch = os_family == "linux" and have is not None and need is not None and have[0] == need[0]
+        if have is not None and need is not None and (have >= need or not same_branch):
             out["driver_ok"] = have >= need
     elif driver_max and not prerelease:  # a pre-release's needs are not known
         mine, best = parse_version(version), parse_version(driver_max)

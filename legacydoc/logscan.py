@@ -12,6 +12,7 @@ first line it was found on.
 from __future__ import annotations
 
 import codecs
+import itertools
 import re
 from collections.abc import Sequence
 from typing import Any, Optional
@@ -26,11 +27,17 @@ JOINED_CHARS = 1024 * 1024
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 # A pasted command line that starts a program: what separates one run's output from the
 # next when a user pastes several attempts (device=gpu, then device=cuda) into one report.
-# Optional "(env)" and a shell prompt, optional NAME=value assignments, then the program.
+# An optional "(env)" and shell prompt ("user@host:~$", "C:\\x>", "PS C:\\x>", "%"), then
+# NAME=value assignments and wrappers (env, sudo, nohup, time), then the interpreter or test
+# runner, by name or path. The interpreter must be given a script, a module or an option
+# (a traceback's "    py = ..." line or conda's "python  3.6.2" row is no command), or
+# stand alone after a prompt (the interactive interpreter).
+_PROMPT = r"(?:\(\S{1,80}\)[ \t]{0,4})?(?:PS [^\n>]{1,200}>|[^\n$#%>]{0,120}[$#%>])[ \t]{0,4}"
+_PREFIX = r"(?:(?:env|sudo|nohup|time|exec)[ \t]+|[A-Za-z_][A-Za-z0-9_]{0,40}=\S{0,400}[ \t]+){0,8}"
+_PROGRAM = r"(?:[^\s$#%>]{0,200}[\\/])?(?:python[\d.]{0,5}m?|ipython\d?|py|nosetests|pytest)(?:\.exe)?"
 _RUN_START = re.compile(
-    r"^[ \t]{0,8}(?:\(\S{1,80}\)[ \t]{0,4})?(?:[^\s$#%>]{0,120}[$#%>][ \t]{0,4})?(?:env[ \t]+)?"
-    r"(?:[A-Za-z_][A-Za-z0-9_]{0,40}=\S{0,400}[ \t]+){0,8}"
-    r"(?:python[\d.]{0,5}|ipython\d?|py|nosetests|pytest)(?:\.exe)?(?:[ \t]+\S|[ \t]*$)",
+    rf"^[ \t]{{0,8}}(?:{_PROMPT})?{_PREFIX}{_PROGRAM}[ \t]+(?:-\S|\S{{0,300}}\.py\b)"
+    rf"|^[ \t]{{0,8}}{_PROMPT}{_PREFIX}{_PROGRAM}[ \t]*$",
     re.MULTILINE,
 )
 MAX_RUNS = 50
@@ -134,9 +141,15 @@ def scan(text: str, messages: Optional[Sequence[Message]] = None) -> list[Match]
 
 
 def run_starts(text: str) -> list[int]:
-    """Lines (1-based) of the pasted command lines that start a program, at most MAX_RUNS."""
-    text = clean(text)
-    return [text.count("\n", 0, hit.start()) + 1 for hit in _RUN_START.finditer(text)][:MAX_RUNS]
+    """Lines (1-based) of the pasted command lines that start a program, at most MAX_RUNS.
+    ``text`` is what scan() reads (clean() applied), so the lines match its matches'."""
+    lines: list[int] = []
+    line, counted = 1, 0
+    for hit in itertools.islice(_RUN_START.finditer(text), MAX_RUNS):
+        line += text.count("\n", counted, hit.start())
+        counted = hit.start()
+        lines.append(line)
+    return lines
 
 
 def log_table(data: bytes, source: str, messages: Optional[Sequence[Message]] = None) -> dict[str, Any]:
@@ -158,7 +171,7 @@ def text_table(
         "encoding": encoding,
         "lines": text.count("\n") + 1,
         "ids": [m.id for m in matches],
-        "runs": run_starts(text),
+        "runs": run_starts(clean(text)),
         "matches": [
             {"id": m.id, "line": m.line, "text": m.text, **({"groups": m.groups} if m.groups else {})}
             for m in matches

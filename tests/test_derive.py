@@ -160,6 +160,9 @@ def test_nvcc_driver_check_and_arch_range() -> None:
     assert "driver_ok" not in derive.nvcc_facts(same_branch, "linux", None)
     older_branch = {"cuda": {"nvcc": {"version": "8.0"}}, "gpu": {"driver_version": "361.42"}}
     assert derive.nvcc_facts(older_branch, "linux", None)["driver_ok"] is False
+    # Windows numbers its drivers apart from the Linux branches: the table decides there.
+    windows = {"cuda": {"nvcc": {"version": "8.0"}}, "gpu": {"driver_version": "369.05"}}
+    assert derive.nvcc_facts(windows, "windows", None)["driver_ok"] is False
 
 
 def test_gpu_architecture_against_toolkit() -> None:

@@ -272,9 +272,56 @@ RUN_STARTS = {
     "  File \"/usr/lib/python2.7/dist-packages/theano/__init__.py\", line 80, in <module>": False,
     "ERROR (theano.gof.cmodule): python was not found": False,
     "/usr/bin/g++ -shared -g -O3 -m64 -I/usr/include/python2.7 -o x.so mod.cpp": False,
+    "$ sudo /usr/bin/python2.7 -m theano.misc.check_blas": True,
+    "PS C:\\Users\\me> python train.py": True,
+    "(theano) me@box ~ % nohup python3.6m run.py &": True,
+    ">>> import theano": False,  # the interactive session goes on: the same run
+    "me@box:~$ python": True,  # the interactive interpreter starts
+    # a traceback's source line, conda's package list, a printed version, a bare word
+    "    py = np.zeros(3)": False,
+    "python                    3.6.2                h0b30769_14": False,
+    "python 2.7.12": False,
+    "pytest": False,
 }
 
 
 @pytest.mark.parametrize("line", sorted(RUN_STARTS))
 def test_a_pasted_command_line_starts_a_run(line: str) -> None:
     assert logscan.run_starts("output before\n" + line + "\nafter\n") == ([2] if RUN_STARTS[line] else [])
+
+
+def test_run_starts_stay_linear_on_a_log_of_command_lines() -> None:
+    # 4 MiB of nothing but command lines: only the first MAX_RUNS are counted, and each
+    # from the one before (counting from the start every time took minutes).
+    import time
+
+    text = "python x.py\n" * (4 * 1024 * 1024 // 12)
+    started = time.perf_counter()
+    lines = logscan.run_starts(text)
+    elapsed = time.perf_counter() - started
+    assert lines == list(range(1, logscan.MAX_RUNS + 1))
+    small = logscan.run_starts("python x.py\n" * 100)
+    assert small == lines  # the same answer as a small log's: the rest is never read
+    assert elapsed < 60  # a guard against the quadratic count, not a timing measurement
+
+
+# Older or cut-down wordings of known messages, as the field quoted them.
+WORDINGS = {
+    "mod.cpp:2:10: fatal error: 'iostream' file not found": "macos-sdk-headers-missing",
+    "AttributeError: 'module' object has no attribute '_get_ndarray_c_version'": "numpy-get-ndarray-c-version-missing",
+    "NotImplementedError: AbstractConv2d theano optimization failed. Did you exclude both \"conv_dnn\" and "
+    "\"conv_gemm\" from the optimizer? Is cudnn available and does the GPU support it?":
+        "theano-abstractconv-no-implementation",
+    "NotImplementedError: The image and the kernel must have the same type.inputs":
+        "theano-conv-image-kernel-dtype-mismatch",
+    "/tmp/tmpI4RrMS.cu:1:20: error: Python.h: No such file or directory": "gcc-python-h-missing",
+    "ld: unsupported tapi file type '!tapi-tbd' in YAML file "
+    "'/Library/Developer/CommandLineTools/SDKs/MacOSX12.sdk/usr/lib/libSystem.tbd' for architecture x86_64":
+        "macos-ld-tapi-file-unsupported",
+    "AttributeError: 'module' object has no attribute 'Param'": "theano-param-missing",
+}
+
+
+@pytest.mark.parametrize("line", sorted(WORDINGS))
+def test_older_and_cut_down_wordings_are_known(line: str) -> None:
+    assert WORDINGS[line] in [m.id for m in logscan.scan(line, catalogue())]
