@@ -14,6 +14,9 @@ from packaging.version import InvalidVersion, Version
 # Python's limit on converting text to int).
 MAX_VERSION_CHARS = 64
 _LEADING_VERSION = re.compile(r"^([0-9]+(?:\.[0-9]+)+)(?=$|[-+_~ ])")
+# Theano's development builds call themselves "<version>.dev-<git revision>" (rel-0.9.0
+# setup.py:127 and :143; "unknown-git" when git could not be asked): read as <version>.dev0.
+_THEANO_DEV = re.compile(r"^(.{1,40}?\.dev)-(?:[0-9a-f]{7,40}|unknown-git)$")
 
 
 def parse_version(value: Any) -> Optional[Version]:
@@ -32,6 +35,12 @@ def parse_version(value: Any) -> Optional[Version]:
     try:
         return Version(text)
     except InvalidVersion:
+        dev = _THEANO_DEV.match(text)
+        if dev:
+            try:
+                return Version(dev.group(1))
+            except InvalidVersion:
+                pass
         match = _LEADING_VERSION.match(text)
         if not match:
             return None

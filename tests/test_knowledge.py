@@ -627,3 +627,16 @@ def test_theano_eras_lists_one_package_oldest_first() -> None:
 ])
 def test_numpy_c_api_versions_map_to_release_series(printed, series) -> None:
     assert k.default().numpy_series_for_c_api(printed) == series
+
+
+def test_a_build_between_two_releases_knows_only_what_both_say() -> None:
+    # 0.9.0rc2.dev0 (a development build, Theano/Theano#5649) may hold 0.8.2's code or
+    # 0.9.0's: where they differ (the pygpu each accepts) nothing is claimed.
+    kb = k.default()
+    between = kb.theano_era("Theano", "0.9.0rc2.dev0")
+    assert between is not None
+    assert between["pygpu"] is None and between["cudnn_warn_from"] is None
+    assert between["lib_cnmem"] is True  # both have the old back-end's memory pool
+    assert kb.theano_era("Theano", "0.9.0")["pygpu"] == ">=0.6.1,<0.7"
+    assert kb.theano_era("Theano", "0.10.0beta2")["version"] == "0.10.0beta2"  # a listed pre-release
+    assert kb.theano_era("Theano", "1.0.5.dev0") is not None  # after the last row: the last row's

@@ -472,13 +472,24 @@ class Knowledge:
         if wanted is None or parsed is None:
             return None
         best: Optional[tuple[Version, dict[str, Any]]] = None
+        after: Optional[tuple[Version, dict[str, Any]]] = None
         for row in self._rows("theano_eras", "release"):
             row_version = _version(row["version"])
-            if _normalize_dist(row["package"]) != wanted or row_version is None or row_version > parsed:
+            if _normalize_dist(row["package"]) != wanted or row_version is None:
                 continue
-            if best is None or row_version > best[0]:
+            if row_version > parsed:
+                if after is None or row_version < after[0]:
+                    after = (row_version, row)
+            elif best is None or row_version > best[0]:
                 best = (row_version, row)
-        return dict(best[1]) if best else None
+        if best is None:
+            return None
+        if parsed.is_prerelease and best[0] != parsed and after is not None:
+            # A development build or release candidate between two rows (0.9.0rc2.dev0,
+            # between 0.8.2 and 0.9.0) may hold either one's code: only what both rows say
+            # is known; the rest is None.
+            return {key: value if after[1].get(key) == value else None for key, value in best[1].items()}
+        return dict(best[1])
 
     def theano_eras(self, dist: Any) -> list[dict[str, Any]]:
         """Every theano_eras row of one package (Theano, Theano-PyMC), oldest first."""
