@@ -105,6 +105,8 @@ DERIVED: dict[str, str] = {
     "theano.cudnn_min": "the lowest CUDNN_VERSION the release accepts (0: no floor)",
     "theano.cudnn_warn_from": "the CUDNN_VERSION from which the release warns it is newer than it knows",
     "theano.lib_cnmem": "the release has lib.cnmem (the old back-end's memory pool)",
+    "theano.cnmem_ignored": "lib.cnmem asks for a memory pool, the device is not known, and the log shows the "
+    "gpuarray back-end, which reads gpuarray.preallocate instead (false: the old back-end, or preallocate set too)",
     "theano.hypot_fix": "the release works around MinGW's hypot clash with CPython's pyconfig.h",
     "theano.numpy_min": "the numpy its setup.py requires",
     "theano.numpy_too_old": "the installed numpy is older than that",
@@ -672,13 +674,14 @@ def era_facts(facts: Mapping[str, Any], era: Optional[Mapping[str, Any]]) -> dic
     """What the installed release's own sources say (rules/knowledge/theano_eras.toml)."""
     if era is None:
         return {}
-    out: dict[str, Any] = {
-        "device_gpu": era["device_gpu"], "old_backend": era["old_backend"], "cudnn_min": era["cudnn_min"],
-        "cudnn_warn_from": era["cudnn_warn_from"], "lib_cnmem": era["lib_cnmem"], "hypot_fix": era["hypot_fix"],
-        "numpy_min": str(era["numpy_min"]),
-    }
+    # A pre-release between two releases leaves None where the two differ: unknown.
+    known = {key: era[key] for key in ("device_gpu", "old_backend", "cudnn_min", "cudnn_warn_from", "lib_cnmem",
+                                       "hypot_fix") if era.get(key) is not None}
+    out: dict[str, Any] = dict(known)
+    if era.get("numpy_min") is not None:
+        out["numpy_min"] = str(era["numpy_min"])
     numpy = parse_version(_dist(facts, "numpy").get("version"))
-    floor = parse_version(era["numpy_min"])
+    floor = parse_version(era.get("numpy_min"))
     if numpy is not None and floor is not None:
         out["numpy_too_old"] = numpy < floor
     return out
@@ -727,6 +730,29 @@ def preallocate_fraction(facts: Mapping[str, Any]) -> Optional[float]:
         if 0 < value <= 1:
             return value
     return None
+
+
+def cnmem_ignored(facts: Mapping[str, Any], backend: Any, backend_known: Any) -> Optional[bool]:
+    """lib.cnmem set to a pool while the log shows the gpuarray back-end running, the
+    device not being known. None when either is unknown; with a known device=cuda the
+    config check says it already (LD511)."""
+    setting = effective(facts, "lib.cnmem")
+    if not setting or setting.get("source") == "default":
+        return None
+    try:
+        if float(str(setting.get("value"))) <= 0:
+            return None  # no pool asked for
+    except ValueError:
+        return None
+    from legacydoc.messages import shown_by_log
+
+    shown = shown_by_log(facts)
+    if backend == "old" or "old-backend" in shown:
+        return False
+    if backend_known is True or "gpuarray-backend" not in shown:
+        return None
+    preallocate = effective(facts, "gpuarray.preallocate")
+    return not (preallocate and preallocate.get("source") != "default")
 
 
 def theano_facts(facts: Mapping[str, Any], flavour: Mapping[str, Any]) -> tuple[dict[str, Any], Optional[dict]]:
@@ -1296,6 +1322,10 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
             theano.get("version"), d.get("theano.backend"), d.get("theano.flavour"))
     d.update(_flat("cache", cache_facts(facts)))
     d.update(_flat("log", log_facts(facts, d.get("theano.backend"))))
+    if d.get("theano.lib_cnmem") is not False:  # a release without lib.cnmem: LD511's
+        ignored = cnmem_ignored(facts, d.get("theano.backend"), d.get("theano.backend_known"))
+        if ignored is not None:
+            d["theano.cnmem_ignored"] = ignored
     d.update(_flat("keras", keras_facts(facts)))
     on_pythonpath = theano_dir_on_pythonpath(facts)
     if on_pythonpath is not None:

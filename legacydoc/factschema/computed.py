@@ -18,7 +18,7 @@ DERIVED = Table({
         "backend": STR, "device_index": INT, "device_exists": BOOL, "gpu_unpinned": BOOL, "runs_on": STR,
         "cpu_reasons": list_of(STR), "c_sources_missing": list_of(STR), "c_sources_complete": BOOL,
         "unknown_reasons": list_of(STR), "backend_known": BOOL, "backend_from_log": STR, "visible_gpus": INT,
-        "device_gpu": STR, "old_backend": STR, "cudnn_min": INT,
+        "device_gpu": STR, "old_backend": STR, "cudnn_min": INT, "cnmem_ignored": BOOL,
         "cudnn_warn_from": INT, "lib_cnmem": BOOL, "hypot_fix": BOOL, "numpy_min": STR, "numpy_too_old": BOOL,
         "preallocate_fraction": NUMBER, "config_not_used": list_of(STR), "log_contradicts_config": BOOL,
     }),
