@@ -319,7 +319,25 @@ WORDINGS = {
     "'/Library/Developer/CommandLineTools/SDKs/MacOSX12.sdk/usr/lib/libSystem.tbd' for architecture x86_64":
         "macos-ld-tapi-file-unsupported",
     "AttributeError: 'module' object has no attribute 'Param'": "theano-param-missing",
+    "pygpu.gpuarray.GpuArrayException: (b'Unsupported operation', 5)": "pygpu-unsupported-operation-opencl",
+    "ImportError: DLL load failed: The specified procedure could not be found.": "windows-dll-procedure-not-found",
+    "'DLL load failed: \\xd5\\xd2\\xb2\\xbb\\xb5\\xbd\\xd6\\xb8\\xb6\\xa8\\xb5\\xc4\\xb3\\xcc\\xd0\\xf2\\xa1\\xa3'":
+        "windows-dll-procedure-not-found",  # Python 2 on a Chinese Windows: escaped GBK
+    "ImportError: DLL load failed: \\xd5\\xd2\\xb2\\xbb\\xb5\\xbd\\xd6\\xb8\\xb6\\xa8\\xb5\\xc4\\xc4\\xa3\\xbf\\xe9\\xa1\\xa3":
+        "windows-dll-load-failed",
+    "ValueError: ('The specified size contains a dimension with value <= 0', (-11520,))": "keras-weight-shape-not-positive",
+    "  File \"/usr/lib/python2.7/dist-packages/keras/initializations.py\", line 13, in uniform\n"
+    "    return K.variable(np.random.uniform(low=-scale, high=scale, size=shape))\n"
+    "ValueError: negative dimensions are not allowed": "keras-weight-shape-not-positive",
+    "ImportError: No module named theano_utils": "keras-theano-utils-removed",
+    "mod.cu(147): error: argument of type \"void *\" is incompatible with\nparameter of type \"cudnnConvolutionBwdDataAlgo_t\"":
+        "cudnn-parameter-type-mismatch",
 }
+
+
+def test_numpy_negative_dimensions_alone_names_no_keras_cause() -> None:
+    # numpy says it for any negative shape: only a Keras frame just above makes it Keras's
+    assert not logscan.scan("ValueError: negative dimensions are not allowed", catalogue())
 
 
 @pytest.mark.parametrize("line", sorted(WORDINGS))
