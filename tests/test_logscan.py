@@ -330,6 +330,7 @@ WORDINGS = {
     "    return K.variable(np.random.uniform(low=-scale, high=scale, size=shape))\n"
     "ValueError: negative dimensions are not allowed": "keras-weight-shape-not-positive",
     "ImportError: No module named theano_utils": "keras-theano-utils-removed",
+    "library ine is not found.": "theano-library-not-found-fragment",  # the end of "command-line"
     "when theano=0.9.0 :ImportError: cannot import name inplace_increment": "theano-cutils-ext-without-inplace-increment",
     "mod.cu(147): error: argument of type \"void *\" is incompatible with\nparameter of type \"cudnnConvolutionBwdDataAlgo_t\"":
         "cudnn-parameter-type-mismatch",
