@@ -331,6 +331,15 @@ WORDINGS = {
     "ValueError: negative dimensions are not allowed": "keras-weight-shape-not-positive",
     "ImportError: No module named theano_utils": "keras-theano-utils-removed",
     "library ine is not found.": "theano-library-not-found-fragment",  # the end of "command-line"
+    "TypeError: expected type_num 11 (NPY_FLOAT32) got 12": "theano-c-input-type-num-mismatch",
+    "undefined symbol: _gfortran_transfer_integer_write": "blas-gfortran-symbol-undefined",
+    "TypeError: __init__() got an unexpected keyword argument 'flip_filters'": "lasagne-flip-filters-unknown",
+    "ImportError:   cannot import name 'downsample'": "theano-cannot-import-downsample",
+    "src/run.sh: line 16: 23143 Illegal instruction: 4  python3 npi/add/training_model.py": "process-illegal-instruction",
+    "EE.[1]    70691 illegal hardware instruction  THEANO_FLAGS=device=cpu python -c 'import theano'":
+        "process-illegal-instruction",
+    "x.so: undefined symbol: _ZNSt7__cxx1118basic_stringstreamIcSt11char_traitsIcESaIcEED1Ev":
+        "libstdcxx-older-than-module-needs",
     "when theano=0.9.0 :ImportError: cannot import name inplace_increment": "theano-cutils-ext-without-inplace-increment",
     "mod.cu(147): error: argument of type \"void *\" is incompatible with\nparameter of type \"cudnnConvolutionBwdDataAlgo_t\"":
         "cudnn-parameter-type-mismatch",
