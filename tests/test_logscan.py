@@ -333,6 +333,8 @@ WORDINGS = {
     "library ine is not found.": "theano-library-not-found-fragment",  # the end of "command-line"
     "TypeError: expected type_num 11 (NPY_FLOAT32) got 12": "theano-c-input-type-num-mismatch",
     "MemoryError: failed to alloc sm output": "theano-host-alloc-failed",
+    "Reason: No collective ops available, API error. Is a collectives library installed?":
+        "libgpuarray-collectives-unavailable",
     "undefined symbol: _gfortran_transfer_integer_write": "blas-gfortran-symbol-undefined",
     "TypeError: __init__() got an unexpected keyword argument 'flip_filters'": "lasagne-flip-filters-unknown",
     "ImportError:   cannot import name 'downsample'": "theano-cannot-import-downsample",
