@@ -751,8 +751,14 @@ def cnmem_ignored(facts: Mapping[str, Any], backend: Any, backend_known: Any) ->
         return False
     if backend_known is True or "gpuarray-backend" not in shown:
         return None
+    # gpuarray.preallocate given a pool too: cnmem is only left over (0 or less reserves none)
     preallocate = effective(facts, "gpuarray.preallocate")
-    return not (preallocate and preallocate.get("source") != "default")
+    try:
+        pool = preallocate is not None and preallocate.get("source") != "default" and float(
+            str(preallocate.get("value"))) > 0
+    except ValueError:
+        return None
+    return not pool
 
 
 def theano_facts(facts: Mapping[str, Any], flavour: Mapping[str, Any]) -> tuple[dict[str, Any], Optional[dict]]:

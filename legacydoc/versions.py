@@ -14,9 +14,12 @@ from packaging.version import InvalidVersion, Version
 # Python's limit on converting text to int).
 MAX_VERSION_CHARS = 64
 _LEADING_VERSION = re.compile(r"^([0-9]+(?:\.[0-9]+)+)(?=$|[-+_~ ])")
-# Theano's development builds call themselves "<version>.dev-<git revision>" (rel-0.9.0
-# setup.py:127 and :143; "unknown-git" when git could not be asked): read as <version>.dev0.
-_THEANO_DEV = re.compile(r"^(.{1,40}?\.dev)-(?:[0-9a-f]{7,40}|unknown-git)$")
+# Theano's builds from git call themselves "<version>.dev-<git revision>" (rel-0.9.0
+# setup.py:127 and :143; "unknown-git" when git could not be asked, "RELEASE" from an sdist,
+# :139). Every tag keeps ISRELEASED = False, so the tag rel-0.9.0 itself says
+# "0.9.0.dev-c697eea...": the build is at or after <version>, read as <version>. Master's
+# own versions ("0.9.0dev4") are PEP 440 pre-releases of the next release already.
+_THEANO_DEV = re.compile(r"^(.{1,40}?)\.dev-(?:[0-9a-f]{7,40}|unknown-git|RELEASE)$")
 
 
 def parse_version(value: Any) -> Optional[Version]:

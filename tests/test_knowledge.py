@@ -630,13 +630,25 @@ def test_numpy_c_api_versions_map_to_release_series(printed, series) -> None:
 
 
 def test_a_build_between_two_releases_knows_only_what_both_say() -> None:
-    # 0.9.0rc2.dev0 (a development build, Theano/Theano#5649) may hold 0.8.2's code or
+    # 0.9.0rc2 (Theano/Theano#5649 ran a build of it from git) may hold 0.8.2's code or
     # 0.9.0's: where they differ (the pygpu each accepts) nothing is claimed.
     kb = k.default()
-    between = kb.theano_era("Theano", "0.9.0rc2.dev0")
+    between = kb.theano_era("Theano", "0.9.0rc2")
     assert between is not None
     assert between["pygpu"] is None and between["cudnn_warn_from"] is None
     assert between["lib_cnmem"] is True  # both have the old back-end's memory pool
     assert kb.theano_era("Theano", "0.9.0")["pygpu"] == ">=0.6.1,<0.7"
     assert kb.theano_era("Theano", "0.10.0beta2")["version"] == "0.10.0beta2"  # a listed pre-release
-    assert kb.theano_era("Theano", "1.0.5.dev0") is not None  # after the last row: the last row's
+    # 1.0.0rc1: 0.10.0beta4 and 1.0.0 write the same pygpu range two ways
+    assert kb.theano_era("Theano", "1.0.0rc1")["pygpu"] is not None
+    # after the last row there is nothing to disagree with: the last row's facts
+    assert kb.theano_era("Theano", "1.0.6.dev0") == kb.theano_era("Theano", "1.0.5")
+
+
+def test_era_facts_leave_out_what_a_build_between_releases_does_not_know() -> None:
+    from legacydoc import derive
+
+    era = k.default().theano_era("Theano", "0.9.0rc2")
+    out = derive.era_facts({"packages": {"numpy": {"name": "numpy", "version": "1.9.0"}}}, era)
+    assert "cudnn_warn_from" not in out and "device_gpu" not in out
+    assert out["lib_cnmem"] is True

@@ -38,6 +38,19 @@ def _text(value: Any) -> Optional[str]:
     return None
 
 
+def _same_fact(key: str, one: Any, other: Any) -> bool:
+    """Two theano_eras rows say the same: equal, or (pygpu) the same version range written
+    two ways (">=0.7.0,<0.8" and ">=0.7.0,<0.8.0")."""
+    if one == other:
+        return True
+    if key == "pygpu" and isinstance(one, str) and isinstance(other, str):
+        from legacydoc.versions import parse_specifier
+
+        first, second = parse_specifier(one), parse_specifier(other)
+        return first is not None and first == second
+    return False
+
+
 def driver_key(value: Any) -> Optional[tuple[int, ...]]:
     """A driver version as a tuple of ints: '535.104.05' -> (535, 104, 5). Also accepts the
     Windows driver-store form '27.21.14.5167' (-> 451.67). None for anything else."""
@@ -485,10 +498,11 @@ class Knowledge:
         if best is None:
             return None
         if parsed.is_prerelease and best[0] != parsed and after is not None:
-            # A development build or release candidate between two rows (0.9.0rc2.dev0,
-            # between 0.8.2 and 0.9.0) may hold either one's code: only what both rows say
-            # is known; the rest is None.
-            return {key: value if after[1].get(key) == value else None for key, value in best[1].items()}
+            # A development build or release candidate between two rows (0.9.0rc2, between
+            # 0.8.2 and 0.9.0) may hold either one's code: only what both rows say is known;
+            # the rest is None.
+            return {key: value if _same_fact(key, value, after[1].get(key)) else None
+                    for key, value in best[1].items()}
         return dict(best[1])
 
     def theano_eras(self, dist: Any) -> list[dict[str, Any]]:
