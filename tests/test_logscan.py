@@ -335,6 +335,10 @@ WORDINGS = {
     "library ine is not found.": "theano-library-not-found-fragment",  # the end of "command-line"
     "TypeError: expected type_num 11 (NPY_FLOAT32) got 12": "theano-c-input-type-num-mismatch",
     "MemoryError: failed to alloc sm output": "theano-host-alloc-failed",
+    "<built-in>:0:0: fatal error: when writing output to : No space left on device": "compiler-no-space-left",
+    " ** On entry to SGEMM  parameter number 8 had an illegal value": "cublas-gemm-illegal-parameter",
+    "FileNotFoundError: [Errno 2] No such file or directory: '/home/u/.theano/compiledir_Linux-3.10-el7.x86_64"
+    "-x86_64-with-centos-7.5.1804-Core-x86_64-3.6.2-64/tmpyvtzjxzm'": "theano-cache-changed-under-another-process",
     "Reason: No collective ops available, API error. Is a collectives library installed?":
         "libgpuarray-collectives-unavailable",
     "undefined symbol: _gfortran_transfer_integer_write": "blas-gfortran-symbol-undefined",
