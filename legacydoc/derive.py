@@ -716,18 +716,24 @@ def cudnn_era_facts(facts: Mapping[str, Any], era: Optional[Mapping[str, Any]]) 
     return out
 
 
+def set_number(facts: Mapping[str, Any], key: str) -> Optional[float]:
+    """A Theano option's value as a number, where the config sets it (not its default) and
+    it reads as one; None otherwise."""
+    setting = effective(facts, key)
+    if not setting or setting.get("source") == "default":
+        return None
+    try:
+        return float(str(setting.get("value")))
+    except ValueError:
+        return None
+
+
 def preallocate_fraction(facts: Mapping[str, Any]) -> Optional[float]:
     """lib.cnmem (old back-end) or gpuarray.preallocate (new): a fraction of GPU memory
     when 0 < value <= 1 (larger values are MiB)."""
     for key in ("gpuarray.preallocate", "lib.cnmem"):
-        setting = effective(facts, key)
-        if not setting or setting.get("source") == "default":
-            continue
-        try:
-            value = float(str(setting.get("value")))
-        except ValueError:
-            continue
-        if 0 < value <= 1:
+        value = set_number(facts, key)
+        if value is not None and 0 < value <= 1:
             return value
     return None
 
@@ -736,14 +742,9 @@ def cnmem_ignored(facts: Mapping[str, Any], backend: Any, backend_known: Any) ->
     """lib.cnmem set to a pool while the log shows the gpuarray back-end running, the
     device not being known. None when either is unknown; with a known device=cuda the
     config check says it already (LD511)."""
-    setting = effective(facts, "lib.cnmem")
-    if not setting or setting.get("source") == "default":
-        return None
-    try:
-        if float(str(setting.get("value"))) <= 0:
-            return None  # no pool asked for
-    except ValueError:
-        return None
+    cnmem = set_number(facts, "lib.cnmem")
+    if cnmem is None or cnmem <= 0:
+        return None  # not set, or no pool asked for
     from legacydoc.messages import shown_by_log
 
     shown = shown_by_log(facts)
@@ -752,13 +753,7 @@ def cnmem_ignored(facts: Mapping[str, Any], backend: Any, backend_known: Any) ->
     if backend_known is True or "gpuarray-backend" not in shown:
         return None
     # gpuarray.preallocate given a pool too: cnmem is only left over (0 or less reserves none)
-    preallocate = effective(facts, "gpuarray.preallocate")
-    try:
-        pool = preallocate is not None and preallocate.get("source") != "default" and float(
-            str(preallocate.get("value"))) > 0
-    except ValueError:
-        return None
-    return not pool
+    return not (set_number(facts, "gpuarray.preallocate") or 0) > 0
 
 
 def theano_facts(facts: Mapping[str, Any], flavour: Mapping[str, Any]) -> tuple[dict[str, Any], Optional[dict]]:
