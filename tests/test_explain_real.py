@@ -89,6 +89,7 @@ PIP_CASES = {
 # test runs again.
 SCRIPT_CASES = {
     "theano090-name-added-later": ("theano-name-added-after-release", "LD121"),
+    "theano082-keyword-added-later": ("theano-keyword-added-after-release", "LD121"),
     "theano105-unpickle-gpuarray-no-pygpu": ("theano-unpickle-gpu-array-without-backend", "LD536"),
     "theano090-unpickle-cudandarray-no-cuda": ("theano-unpickle-gpu-array-without-backend", "LD536"),
     "py3-load-py2-pickle": ("python2-pickle-in-python3", "LD145"),
@@ -163,6 +164,7 @@ RERUN_SCRIPTS = {
     "keras231-dim-ordering": (KERAS_231, "keras_dim_ordering.py"),
     "keras231-private-backend": (KERAS_231, "keras_private_backend.py"),
     "keras231-tf-only-function": (KERAS_231, "keras_tf_only.py"),
+    "theano082-keyword-added-later": (THEANO_082, "keyword_added_later.py"),
     "theano105-blas-ldflags-include-dir": (THEANO_105, "blas_ldflags_include.py"),
     "theano105-corrmm-no-cxx": (THEANO_105, "corrmm_no_cxx.py"),
     "theano105-conv-no-scipy": (THEANO_105_NO_SCIPY, "conv_no_scipy.py"),
@@ -172,6 +174,8 @@ RERUN_SCRIPTS = {
 }
 # Re-run scripts that exit 0 (the damage they show is repaired by Theano itself).
 RERUN_EXIT = {"theano105-cache-truncated-key": 0}
+# The Theano its finding says to install, under which the same script runs.
+FIXED_BY_UPGRADE = {"theano082-keyword-added-later": THEANO_105}
 # The flags that make a re-run script succeed: the fix its finding gives works.
 FIXED_BY = {
     "theano105-unpickle-gpuarray-no-pygpu": "experimental.unpickle_gpu_on_cpu=True",
@@ -315,6 +319,10 @@ def test_real_python_and_theano_still_print_what_the_scripts_recorded(name: str,
     live = _explained(proc.stdout + proc.stderr)
     assert proc.returncode == RERUN_EXIT.get(name, 1), proc.stderr[-2000:]
     assert set(live) == set(_explained((REAL / (name + ".txt")).read_bytes())), sorted(live)
+    if name in FIXED_BY_UPGRADE:
+        upgraded = legacy_venv(*FIXED_BY_UPGRADE[name])
+        proc = subprocess.run([str(upgraded), copy.name], cwd=str(tmp_path), env=env, capture_output=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr[-2000:]
     if name not in FIXED_BY:
         return
     env["THEANO_FLAGS"] = FIXED_BY[name]
@@ -372,6 +380,7 @@ FIRES_FROM_THE_LOG_ALONE = {
     "keras231-dim-ordering": "LD152",
     "keras231-private-backend": "LD163",
     "keras231-tf-only-function": "LD164",
+    "theano082-keyword-added-later": "LD121",
     "py38-spawn-no-guard": "LD155",
     "theano082-pythonpath-theano-dir": "LD110",
     "pip-theano082-pythonpath-theano-dir": "LD110",

@@ -352,6 +352,15 @@ WORDINGS = {
     "when theano=0.9.0 :ImportError: cannot import name inplace_increment": "theano-cutils-ext-without-inplace-increment",
     "mod.cu(147): error: argument of type \"void *\" is incompatible with\nparameter of type \"cudnnConvolutionBwdDataAlgo_t\"":
         "cudnn-parameter-type-mismatch",
+    "TypeError: pool_2d() got an unexpected keyword argument 'ws'": "theano-keyword-added-after-release",
+    "TypeError: std() got an unexpected keyword argument 'ddof'": "theano-keyword-added-after-release",
+    # Lasagne#636's layer, after a Lasagne layers frame (Python 2) and in Python 3.10's wording
+    '  File "/env/lib/python2.7/site-packages/lasagne/layers/recurrent.py", line 890, in __init__\n'
+    "    super(LSTMLayer, self).__init__(incomings, **kwargs)\n"
+    "TypeError: __init__() got an unexpected keyword argument 'only_return_final'": "lasagne-keyword-added-after-release",
+    "    l_out = DenseLayer(l_hid, num_units=10,\n"
+    "TypeError: MergeLayer.__init__() got an unexpected keyword argument 'num_leading_axes'":
+        "lasagne-keyword-added-after-release",
 }
 
 
@@ -366,6 +375,14 @@ NOT_THESE = {
     "cv2.so: undefined symbol: _ZN2cv6imreadERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEi":
         "libstdcxx-older-than-module-needs",
     "library ong is not found.": "theano-library-not-found-python-dev",
+    # a keyword Theano took already in 0.6, another project's own scan, a method of the same name
+    "TypeError: scan() got an unexpected keyword argument 'go_backwards'": "theano-keyword-added-after-release",
+    "TypeError: myscan() got an unexpected keyword argument 'strict'": "theano-keyword-added-after-release",
+    "TypeError: Model.scan() got an unexpected keyword argument 'strict'": "theano-keyword-added-after-release",
+    # a layer keyword without a Lasagne frame or the layer's name, and one Lasagne 0.1 took
+    "TypeError: __init__() got an unexpected keyword argument 'only_return_final'": "lasagne-keyword-added-after-release",
+    "    l = DenseLayer(l_in, num_units=10)\nTypeError: __init__() got an unexpected keyword argument 'shared_axes'":
+        "lasagne-keyword-added-after-release",
 }
 
 
