@@ -90,6 +90,7 @@ PIP_CASES = {
 SCRIPT_CASES = {
     "theano090-name-added-later": ("theano-name-added-after-release", "LD121"),
     "theano082-keyword-added-later": ("theano-keyword-added-after-release", "LD121"),
+    "theano090-tmpdir-noexec": ("theano-trial-compile-oserror-hidden", None),
     "theano105-unpickle-gpuarray-no-pygpu": ("theano-unpickle-gpu-array-without-backend", "LD536"),
     "theano090-unpickle-cudandarray-no-cuda": ("theano-unpickle-gpu-array-without-backend", "LD536"),
     "py3-load-py2-pickle": ("python2-pickle-in-python3", "LD145"),
