@@ -58,6 +58,8 @@ CASES = {
     "theano082-pydot123": (THEANO_082_PYDOT_123, "", "pydot-find-graphviz-removed", "LD151"),
     "theano105-cxxflags-fopenmp": (THEANO_105, "gcc.cxxflags=-fopenmp", "theano-config-cxxflags-fopenmp", "LD513"),
     "theano105-mode-lowercase": (THEANO_105, "mode=fast_run", "theano-config-mode-invalid", "LD513"),
+    "theano082-cnmem-true": (THEANO_082, "lib.cnmem=True", "theano-config-number-invalid", "LD513"),
+    "theano105-preallocate-yes": (THEANO_105, "gpuarray.preallocate=yes", "theano-config-number-invalid", "LD513"),
     "theano105-vm-lazy-1": (THEANO_105, "vm.lazy=1", "theano-config-vm-lazy-invalid", "LD513"),
     "theano105-cxx-not-gxx": (THEANO_105, "cxx=/usr/bin/c++", "theano-optimization-warning-cxx-not-gxx", "LD405"),
     "theano090-config-home": (THEANO_090, "home=/tmp/x", "theano-config-home-removed", "LD513"),
