@@ -352,6 +352,8 @@ WORDINGS = {
     "when theano=0.9.0 :ImportError: cannot import name inplace_increment": "theano-cutils-ext-without-inplace-increment",
     "mod.cu(147): error: argument of type \"void *\" is incompatible with\nparameter of type \"cudnnConvolutionBwdDataAlgo_t\"":
         "cudnn-parameter-type-mismatch",
+    "theano_helpers.h:5:10: fatal error: Eigen/Core: No such file or directory.  #include <Eigen/Core>.":
+        "eigen-headers-missing",  # gcc's form, inside Theano's one-line "Compilation failed"
     "TypeError: pool_2d() got an unexpected keyword argument 'ws'": "theano-keyword-added-after-release",
     "TypeError: std() got an unexpected keyword argument 'ddof'": "theano-keyword-added-after-release",
     # Lasagne#636's layer, after a Lasagne layers frame (Python 2) and in Python 3.10's wording
