@@ -352,6 +352,11 @@ WORDINGS = {
     "when theano=0.9.0 :ImportError: cannot import name inplace_increment": "theano-cutils-ext-without-inplace-increment",
     "mod.cu(147): error: argument of type \"void *\" is incompatible with\nparameter of type \"cudnnConvolutionBwdDataAlgo_t\"":
         "cudnn-parameter-type-mismatch",
+    "run.sh: line 3: 23143 Segmentation fault      (core dumped) python train.py": "process-segmentation-fault",
+    "zsh: segmentation fault  python train.py": "process-segmentation-fault",
+    "Segmentation fault: 11": "process-segmentation-fault",
+    "Program terminated with signal SIGSEGV, Segmentation fault.": "process-segmentation-fault",
+    "[ubuntu1:03387] Signal: Segmentation fault (11)": "process-segmentation-fault",
     "theano_helpers.h:5:10: fatal error: Eigen/Core: No such file or directory.  #include <Eigen/Core>.":
         "eigen-headers-missing",  # gcc's form, inside Theano's one-line "Compilation failed"
     "TypeError: pool_2d() got an unexpected keyword argument 'ws'": "theano-keyword-added-after-release",
@@ -377,6 +382,7 @@ NOT_THESE = {
     "cv2.so: undefined symbol: _ZN2cv6imreadERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEi":
         "libstdcxx-older-than-module-needs",
     "library ong is not found.": "theano-library-not-found-python-dev",
+    "a segmentation fault handler is installed for this process": "process-segmentation-fault",
     # a keyword Theano took already in 0.6, another project's own scan, a method of the same name
     "TypeError: scan() got an unexpected keyword argument 'go_backwards'": "theano-keyword-added-after-release",
     "TypeError: myscan() got an unexpected keyword argument 'strict'": "theano-keyword-added-after-release",
