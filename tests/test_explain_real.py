@@ -92,6 +92,7 @@ PIP_CASES = {
 SCRIPT_CASES = {
     "theano090-name-added-later": ("theano-name-added-after-release", "LD121"),
     "theano082-keyword-added-later": ("theano-keyword-added-after-release", "LD121"),
+    "theano082-module-added-later": ("theano-module-added-after-release", "LD121"),
     "theano090-tmpdir-noexec": ("theano-trial-compile-oserror-hidden", None),
     "theano105-unpickle-gpuarray-no-pygpu": ("theano-unpickle-gpu-array-without-backend", "LD536"),
     "theano090-unpickle-cudandarray-no-cuda": ("theano-unpickle-gpu-array-without-backend", "LD536"),
@@ -168,6 +169,7 @@ RERUN_SCRIPTS = {
     "keras231-private-backend": (KERAS_231, "keras_private_backend.py"),
     "keras231-tf-only-function": (KERAS_231, "keras_tf_only.py"),
     "theano082-keyword-added-later": (THEANO_082, "keyword_added_later.py"),
+    "theano082-module-added-later": (THEANO_082, "module_added_later.py"),
     "theano105-blas-ldflags-include-dir": (THEANO_105, "blas_ldflags_include.py"),
     "theano105-corrmm-no-cxx": (THEANO_105, "corrmm_no_cxx.py"),
     "theano105-conv-no-scipy": (THEANO_105_NO_SCIPY, "conv_no_scipy.py"),
@@ -178,7 +180,7 @@ RERUN_SCRIPTS = {
 # Re-run scripts that exit 0 (the damage they show is repaired by Theano itself).
 RERUN_EXIT = {"theano105-cache-truncated-key": 0}
 # The Theano its finding says to install, under which the same script runs.
-FIXED_BY_UPGRADE = {"theano082-keyword-added-later": THEANO_105}
+FIXED_BY_UPGRADE = {"theano082-keyword-added-later": THEANO_105, "theano082-module-added-later": THEANO_105}
 # The flags that make a re-run script succeed: the fix its finding gives works.
 FIXED_BY = {
     "theano105-unpickle-gpuarray-no-pygpu": "experimental.unpickle_gpu_on_cpu=True",
@@ -384,6 +386,7 @@ FIRES_FROM_THE_LOG_ALONE = {
     "keras231-private-backend": "LD163",
     "keras231-tf-only-function": "LD164",
     "theano082-keyword-added-later": "LD121",
+    "theano082-module-added-later": "LD121",
     "py38-spawn-no-guard": "LD155",
     "theano082-pythonpath-theano-dir": "LD110",
     "pip-theano082-pythonpath-theano-dir": "LD110",

@@ -359,6 +359,9 @@ WORDINGS = {
     "[ubuntu1:03387] Signal: Segmentation fault (11)": "process-segmentation-fault",
     "theano_helpers.h:5:10: fatal error: Eigen/Core: No such file or directory.  #include <Eigen/Core>.":
         "eigen-headers-missing",  # gcc's form, inside Theano's one-line "Compilation failed"
+    "ImportError: No module named gpuarray.type": "theano-module-added-after-release",  # Python 2, pickle.load
+    "    from theano.tensor.signal.pool import pool_2d\nImportError: No module named pool": "theano-module-added-after-release",
+    "ModuleNotFoundError: No module named 'theano.tensor.nnet.bn'": "theano-module-added-after-release",
     "TypeError: pool_2d() got an unexpected keyword argument 'ws'": "theano-keyword-added-after-release",
     "TypeError: std() got an unexpected keyword argument 'ddof'": "theano-keyword-added-after-release",
     # Lasagne#636's layer, after a Lasagne layers frame (Python 2) and in Python 3.10's wording
@@ -383,6 +386,9 @@ NOT_THESE = {
         "libstdcxx-older-than-module-needs",
     "library ong is not found.": "theano-library-not-found-python-dev",
     "a segmentation fault handler is installed for this process": "process-segmentation-fault",
+    # another package's pool, and a Theano module every release has
+    "    from multiprocessing import pool\nImportError: No module named pool": "theano-module-added-after-release",
+    "ImportError: No module named 'theano.tensor.nnet'": "theano-module-added-after-release",
     # a keyword Theano took already in 0.6, another project's own scan, a method of the same name
     "TypeError: scan() got an unexpected keyword argument 'go_backwards'": "theano-keyword-added-after-release",
     "TypeError: myscan() got an unexpected keyword argument 'strict'": "theano-keyword-added-after-release",

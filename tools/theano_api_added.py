@@ -6,7 +6,9 @@ For each module users import from (MODULES), the names it has at rel-1.0.5 that 
 module lacked at rel-0.7, rel-0.8.2 or rel-0.9.0, read with Python 2.7's ast (0.7 is
 Python 2 source) from a git mirror of github.com/Theano/Theano; `from x import *` is
 followed. Names bound only inside an if or a try, and submodules, are never claimed as
-attributes a module always has. Prints the two patterns as TOML strings, a line each.
+attributes a module always has. Prints the two patterns as TOML strings, a line each, then
+the pattern of theano-module-added-after-release (the public modules an older tag lacked)
+and, on stderr, those modules with their submodules.
 
     python tools/theano_api_added.py /path/to/Theano.git /path/to/python2.7
 """
@@ -189,6 +191,35 @@ def _reached_as(module: str) -> str:
     return re.escape(module.rsplit(".", 1)[-1])
 
 
+def added_modules(by_tag: dict[str, dict[str, dict[str, list[str]]]]) -> dict[str, list[str]]:
+    """{module: [its submodules at the newest tag]} for the public modules the newest tag has
+    that an older tag lacked while it had their parent package: the first missing one is
+    what the ImportError names."""
+    newest = by_tag[TAGS[-1]]
+    out: dict[str, list[str]] = {}
+    for module in newest:
+        parent = module.rsplit(".", 1)[0]
+        if not MODULES.match(module) or "." not in module:
+            continue
+        if any(module not in by_tag[tag] and parent in by_tag[tag] for tag in TAGS[:-1]):
+            out[module] = sorted(m[len(module) + 1:] for m in newest if m.startswith(module + ".")
+                                 and "." not in m[len(module) + 1:])
+    return out
+
+
+def module_pattern(modules: dict[str, list[str]]) -> str:
+    """theano-module-added-after-release: Python 3 names the missing module in full;
+    Python 2 only from the missing part on ("No module named gpuarray.type"), which counts
+    when it goes on into one of the module's own submodules, or after the import line that
+    names the module."""
+    full = _alternation([re.escape(m) for m in modules])
+    deeper = _alternation(["%s\\.(?:%s)" % (re.escape(m.rsplit(".", 1)[1]), _alternation(subs))
+                           for m, subs in modules.items() if subs])
+    heads = _alternation([re.escape(m.rsplit(".", 1)[1]) for m in modules])
+    return (r"No module named '(?:%s)'|No module named (?:%s)\b|(?:from|import) theano\.[\w.]{0,80}?\b(?P<m>%s)\b"
+            r"[^\n]{0,200}\n(?:[^\n]{0,300}\n){0,3}?[^\n]{0,60}No module named (?P=m)\b(?!\.)" % (full, deeper, heads))
+
+
 def main(argv: list[str]) -> int:
     git, python2 = argv
     done = subprocess.run([python2, "-c", _READER, git, *TAGS], capture_output=True, text=True, timeout=600,
@@ -197,6 +228,10 @@ def main(argv: list[str]) -> int:
     imports, attributes = added(by_tag, "import"), added(by_tag, "attribute")
     print(json.dumps(pattern(imports, attributes)))
     print(json.dumps(python2_attribute_pattern(attributes)))
+    modules = added_modules(by_tag)
+    for module, subs in sorted(modules.items()):
+        print(module, ", ".join(subs), file=sys.stderr)
+    print(json.dumps(module_pattern(modules)))
     return 0
 
 
