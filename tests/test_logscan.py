@@ -357,13 +357,23 @@ WORDINGS = {
     "Segmentation fault: 11": "process-segmentation-fault",
     "Program terminated with signal SIGSEGV, Segmentation fault.": "process-segmentation-fault",
     "[ubuntu1:03387] Signal: Segmentation fault (11)": "process-segmentation-fault",
+    "Program received signal SIGSEGV, Segmentation fault.": "process-segmentation-fault",  # live gdb
+    "Process finished with exit code 139 (interrupted by signal 11: SIGSEGV)": "process-segmentation-fault",
+    "./run.sh: 行 3: 1234 段错误               (核心已转储) python x.py": "process-segmentation-fault",
+    # Theano 0.8's and Python 2's forms, an integer option, and older Python 3's wording
+    "    cast_val = mytype(val)\nValueError: could not convert string to float: True": "theano-config-number-invalid",
+    "    cast_val = mytype(val)\nValueError: invalid literal for int() with base 10: 'abc'":
+        "theano-config-number-invalid",
+    '  File "[...]/theano/gof/cmodule.py", line 1798, in _try_compile_tmp\n    err += "\\n" + str(e)\n\n'
+    "TypeError: can't concat bytes to str": "theano-trial-compile-oserror-hidden",
     "theano_helpers.h:5:10: fatal error: Eigen/Core: No such file or directory.  #include <Eigen/Core>.":
         "eigen-headers-missing",  # gcc's form, inside Theano's one-line "Compilation failed"
     "ImportError: No module named gpuarray.type": "theano-module-added-after-release",  # Python 2, pickle.load
     "    from theano.tensor.signal.pool import pool_2d\nImportError: No module named pool": "theano-module-added-after-release",
     "ModuleNotFoundError: No module named 'theano.tensor.nnet.bn'": "theano-module-added-after-release",
     "TypeError: pool_2d() got an unexpected keyword argument 'ws'": "theano-keyword-added-after-release",
-    "TypeError: std() got an unexpected keyword argument 'ddof'": "theano-keyword-added-after-release",
+    "    s = T.std(x, axis=0, ddof=1)\nTypeError: std() got an unexpected keyword argument 'ddof'":
+        "theano-keyword-added-after-release",
     # Lasagne#636's layer, after a Lasagne layers frame (Python 2) and in Python 3.10's wording
     '  File "/env/lib/python2.7/site-packages/lasagne/layers/recurrent.py", line 890, in __init__\n'
     "    super(LSTMLayer, self).__init__(incomings, **kwargs)\n"
@@ -386,6 +396,11 @@ NOT_THESE = {
         "libstdcxx-older-than-module-needs",
     "library ong is not found.": "theano-library-not-found-python-dev",
     "a segmentation fault handler is installed for this process": "process-segmentation-fault",
+    # the compiler's own crash, not the process's
+    "mod.cpp:1234: internal compiler error: Segmentation fault": "process-segmentation-fault",
+    'sh: line 1: 12345 Segmentation fault      (core dumped) "$CICC_PATH/cicc" --orig_src_file_name x.cu':
+        "process-segmentation-fault",
+    "ValueError: could not convert string to float: 'abc'": "theano-config-number-invalid",  # not Theano's config
     # another package's pool, and a Theano module every release has
     "    from multiprocessing import pool\nImportError: No module named pool": "theano-module-added-after-release",
     "ImportError: No module named 'theano.tensor.nnet'": "theano-module-added-after-release",
@@ -393,10 +408,19 @@ NOT_THESE = {
     "TypeError: scan() got an unexpected keyword argument 'go_backwards'": "theano-keyword-added-after-release",
     "TypeError: myscan() got an unexpected keyword argument 'strict'": "theano-keyword-added-after-release",
     "TypeError: Model.scan() got an unexpected keyword argument 'strict'": "theano-keyword-added-after-release",
+    # std is numpy's and Keras's too (K.std has no ddof); prod also a method (x.prod)
+    "TypeError: std() got an unexpected keyword argument 'ddof'": "theano-keyword-added-after-release",
+    "    s = K.std(x, ddof=1)\nTypeError: std() got an unexpected keyword argument 'ddof'":
+        "theano-keyword-added-after-release",
+    "    p = x.prod(no_zeros_in_input=True)\nTypeError: prod() got an unexpected keyword argument 'no_zeros_in_input'":
+        "theano-keyword-added-after-release",
     # a layer keyword without a Lasagne frame or the layer's name, and one Lasagne 0.1 took
     "TypeError: __init__() got an unexpected keyword argument 'only_return_final'": "lasagne-keyword-added-after-release",
     "    l = DenseLayer(l_in, num_units=10)\nTypeError: __init__() got an unexpected keyword argument 'shared_axes'":
         "lasagne-keyword-added-after-release",
+    # Lasagne master: Conv2DLayer takes no dilation (only DilatedConv2DLayer, new in master, does)
+    "    super(BaseConvLayer, self).__init__(incoming, **kwargs)\n"
+    "TypeError: __init__() got an unexpected keyword argument 'dilation'": "lasagne-keyword-added-after-release",
 }
 
 

@@ -1,21 +1,29 @@
-"""Keyword arguments that Theano's and Lasagne's functions and Lasagne's layers gained after
+"""Keyword arguments that Theano's functions and Lasagne's functions and layers gained after
 the releases people still have installed: the patterns of the catalogue messages
 theano-keyword-added-after-release and lasagne-keyword-added-after-release
-(rules/messages/field.toml), regenerated from the tags.
+(rules/messages/field.toml, python_packages.toml), regenerated from the tags.
 
-"f() got an unexpected keyword argument 'k'" names the function and the keyword, not the
-library. A pair (f, k) is kept only when the release tag the user should upgrade to accepts
-k in every definition of f (or passes it on through **kwargs), and an older tag has f with
-neither k nor **kwargs, so that calling f with k failed there. Lasagne's layers take
-**kwargs and hand them to Layer.__init__, whose error names only "__init__": a layer's
-keyword is kept when no Lasagne 0.1 layer or function accepts it, and it is matched only
-next to a Lasagne frame or the layer's own name on the line above.
+"f() got an unexpected keyword argument 'k'" names the function (before Python 3.10 even
+a method by its bare name) and the keyword, not the library. A Theano pair (f, k) is kept
+when:
+- every definition of f at rel-1.0.5 takes k (by name or through **kwargs), and an older
+  tag's definition of f in the same module took neither, nor did any other there;
+- no method named f rejects k at rel-1.0.5, and Theano-PyMC 1.1.2 does not reject it
+  (the message must not tell a user of either to install what they run);
+- f is a plain function (not one an elemwise decorator turns into an Op).
+A name that numpy or the Keras backend also defines (std, prod, ones_like) counts only
+after a source line that calls it through Theano (T.std, theano.tensor.std).
 
-Source files are read with Python 2.7's ast (Theano 0.6 and 0.7 are Python 2 source) from
-git mirrors of github.com/Theano/Theano and github.com/Lasagne/Lasagne. Prints the two
-patterns as TOML-ready JSON strings and, on stderr, every pair with the tag that first has it.
+A Lasagne layer's error names only "__init__": its keyword is kept for a layer Lasagne 0.1
+already had, when master's layer takes it and nothing in Lasagne 0.1 did, and it counts
+after the layer's own frame (super(Layer, self).__init__) or a line calling the layer.
 
-    python tools/keywords_added.py /path/to/Theano.git /path/to/Lasagne.git /path/to/python2.7
+Sources are read with Python 2.7's ast (Theano 0.6 and 0.7 are Python 2 source), Theano-PyMC
+and Keras with Python 3's, from git mirrors of github.com/Theano/Theano, Lasagne/Lasagne,
+pymc-devs/Theano-PyMC and keras-team/keras. Prints the two patterns as TOML-ready JSON
+strings and, on stderr, every pair with the tag that first has it.
+
+    python tools/keywords_added.py THEANO.git LASAGNE.git THEANO_PYMC.git KERAS.git python2.7
 """
 
 from __future__ import annotations
@@ -26,15 +34,20 @@ import subprocess
 import sys
 from typing import Any
 
+import numpy
 from theano_api_added import MODULES  # the modules users import from
 
 THEANO_TAGS = ("rel-0.6", "rel-0.7", "rel-0.8.2", "rel-0.9.0", "rel-1.0.5")
+THEANO_PYMC_TAG = "rel-1.1.2"
+KERAS_TAG = "2.3.1"
+KERAS_BACKENDS = ("keras/backend/theano_backend.py", "keras/backend/tensorflow_backend.py")
 # Lasagne's only release on PyPI, and master at the commit LD141 installs.
 LASAGNE_TAGS = ("v0.1", "5d3c63cb315c50b1cbd27a6bc8664b406f34dd99")
 
-# Run under Python 2.7: for each tag, every module-level function and every class's own
-# __init__ in the package (tests left out): {tag: {"functions": {name: [[params, has_kwargs,
-# path]]}, "inits": {class: [[params, has_kwargs, path]]}}}.
+# Runs under Python 2.7 and 3: for each tag, the module-level functions, the methods and
+# each class's own __init__ in the package's files (tests left out):
+# {tag: {"functions": {name: [[params, has_kwargs, path, elemwise]]}, "methods": {...},
+# "inits": {class: [[params, has_kwargs, path, False]]}}}.
 _READER = r'''
 import ast, json, subprocess, sys
 git, package, tags = sys.argv[1], sys.argv[2], sys.argv[3:]
@@ -42,48 +55,56 @@ def out(args):
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     text = p.communicate()[0]
     return text if p.returncode == 0 else None
-def signature(fn):
-    names = [a.id for a in fn.args.args if isinstance(a, ast.Name)]
-    return [names, fn.args.kwarg is not None]
+def decorator_name(d):
+    d = getattr(d, "func", d)
+    return getattr(d, "id", None) or getattr(d, "attr", None) or ""
+def signature(fn, path):
+    args = list(fn.args.args) + list(getattr(fn.args, "kwonlyargs", []))
+    names = [getattr(a, "arg", None) or getattr(a, "id", None) for a in args]
+    elemwise = any("elemwise" in decorator_name(d) for d in fn.decorator_list)
+    return [[n for n in names if n], fn.args.kwarg is not None, path, elemwise]
 result = {}
 for tag in tags:
-    files = [p for p in out(["git", "--git-dir=" + git, "ls-tree", "-r", "--name-only", tag, package]).split()
-             if p.endswith(".py") and "/tests/" not in p and "/test_" not in p]
-    functions, inits = {}, {}
+    listing = out(["git", "--git-dir=" + git, "ls-tree", "-r", "--name-only", tag, package])
+    files = [p for p in listing.decode().split() if p.endswith(".py") and "/tests/" not in p and "/test_" not in p]
+    functions, methods, inits = {}, {}, {}
     for path in files:
         try:
-            tree = ast.parse(out(["git", "--git-dir=" + git, "show", tag + ":" + path]) or "")
+            tree = ast.parse(out(["git", "--git-dir=" + git, "show", tag + ":" + path]) or b"")
         except SyntaxError:
             continue
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
-                functions.setdefault(node.name, []).append(signature(node) + [path])
+                functions.setdefault(node.name, []).append(signature(node, path))
             elif isinstance(node, ast.ClassDef):
                 for item in node.body:
-                    if isinstance(item, ast.FunctionDef) and item.name == "__init__":
-                        inits.setdefault(node.name, []).append(signature(item) + [path])
-    result[tag] = {"functions": functions, "inits": inits}
+                    if isinstance(item, ast.FunctionDef):
+                        table = inits if item.name == "__init__" else methods
+                        table.setdefault(node.name if item.name == "__init__" else item.name, []).append(
+                            signature(item, path))
+    result[tag] = {"functions": functions, "methods": methods, "inits": inits}
 print(json.dumps(result))
 '''
 
-Signatures = dict[str, list[list[Any]]]
-Tags = dict[str, dict[str, Signatures]]
+Definitions = list[list[Any]]  # [[params, has_kwargs, path, elemwise], ...]
+Tables = dict[str, dict[str, Definitions]]  # "functions"/"methods"/"inits" -> name -> definitions
+Tags = dict[str, Tables]
 
 
-def read(git: str, package: str, tags: tuple[str, ...], python2: str) -> Tags:
-    done = subprocess.run([python2, "-c", _READER, git, package, *tags], capture_output=True, text=True,
+def read(git: str, package: str, tags: tuple[str, ...], python: str) -> Tags:
+    done = subprocess.run([python, "-c", _READER, git, package, *tags], capture_output=True, text=True,
                           timeout=900, check=True)
     return json.loads(done.stdout)
 
 
-def _accepts(definitions: list[list[Any]], keyword: str) -> bool:
+def _accepts(definitions: Definitions, keyword: str) -> bool:
     """Every definition takes the keyword, by name or through **kwargs."""
-    return all(keyword in params or has_kwargs for params, has_kwargs, _path in definitions)
+    return all(keyword in d[0] or d[1] for d in definitions)
 
 
-def _rejects(definitions: list[list[Any]], keyword: str) -> bool:
+def _rejects(definitions: Definitions, keyword: str) -> bool:
     """Every definition raises "unexpected keyword argument" for it."""
-    return all(keyword not in params and not has_kwargs for params, has_kwargs, _path in definitions)
+    return all(keyword not in d[0] and not d[1] for d in definitions)
 
 
 def _public(path: str) -> bool:
@@ -94,83 +115,119 @@ def _public(path: str) -> bool:
     return module.startswith("lasagne") or bool(MODULES.match(module)) or module == "theano.scan_module.scan"
 
 
-def added_function_keywords(by_tag: Tags, tags: tuple[str, ...]) -> dict[str, dict[str, str]]:
-    """{function: {keyword: the first tag whose definitions all accept it}} for keywords the
-    newest tag accepts and some older tag rejected."""
-    newest = by_tag[tags[-1]]["functions"]
+def added_function_keywords(by_tag: Tags, tags: tuple[str, ...],
+                            forks: tuple[Tables, ...] = ()) -> dict[str, dict[str, str]]:
+    """{function: {keyword: the first tag that has it in the module where it was missing}};
+    ``forks``: other newest releases (Theano-PyMC) that must not reject it either."""
+    newest = by_tag[tags[-1]]
     out: dict[str, dict[str, str]] = {}
-    for name, definitions in newest.items():
-        if name.startswith("local_") or not any(_public(path) for *_x, path in definitions):
+    for name, definitions in newest["functions"].items():
+        if name.startswith("local_") or any(d[3] for d in definitions) or not any(_public(d[2]) for d in definitions):
             continue
-        keywords = {k for params, _kw, _path in definitions for k in params if k not in ("self", "cls")}
-        for keyword in keywords:
-            if not _accepts(definitions, keyword):
+        for keyword in {k for d in definitions for k in d[0] if k not in ("self", "cls")}:
+            if not _accepts(definitions, keyword) or any(
+                    _rejects([m], keyword) for m in newest["methods"].get(name, [])):
                 continue
-            older = [by_tag[tag]["functions"].get(name) for tag in tags[:-1]]
-            if not any(found and _rejects(found, keyword) for found in older):
+            if any(_rejects(t["functions"].get(name, []) + t["methods"].get(name, []), keyword)
+                   and name in t["functions"] for t in forks):
                 continue
-            public = [[d for d in found if _public(d[2])] if found else None for found in older + [definitions]]
-            first = next(tag for tag, found in zip(tags, public) if found and _accepts(found, keyword))
-            out.setdefault(name, {})[keyword] = first
+            first = _first_in_same_module(by_tag, tags, name, keyword, {d[2] for d in definitions if keyword in d[0]})
+            if first:
+                out.setdefault(name, {})[keyword] = first
     return out
+
+
+def _first_in_same_module(by_tag: Tags, tags: tuple[str, ...], name: str, keyword: str, paths: set[str]) -> str:
+    """The first tag from which the function takes the keyword, if an older tag had the
+    function in one of these modules without it (and no definition then took it); else ""."""
+    missing = False
+    for tag in tags[:-1]:
+        found = by_tag[tag]["functions"].get(name, [])
+        if found and _rejects(found, keyword) and any(d[2] in paths for d in found):
+            missing = True
+        elif missing and any(d[2] in paths and keyword in d[0] for d in found):
+            return tag
+    return tags[-1] if missing else ""
 
 
 def added_layer_keywords(by_tag: Tags, tags: tuple[str, ...]) -> dict[str, list[str]]:
-    """{layer class: [keywords]} its __init__ takes at the newest tag that no class __init__
-    and no function took at the oldest (so no Lasagne 0.1 call could have accepted them)."""
+    """{layer class: [keywords]} master's __init__ of a layer Lasagne 0.1 had takes and
+    nothing in Lasagne 0.1 took (so on master that layer accepts them)."""
     oldest, newest = by_tag[tags[0]], by_tag[tags[-1]]
-    known = {k for table in (oldest["inits"], oldest["functions"]) for defs in table.values()
-             for params, _kw, _path in defs for k in params}
+    known = {k for table in oldest.values() for defs in table.values() for d in defs for k in d[0]}
     out: dict[str, list[str]] = {}
     for name, definitions in newest["inits"].items():
-        if not name.endswith("Layer") or not all(path.startswith("lasagne/layers/") for *_x, path in definitions):
+        if not name.endswith("Layer") or name not in oldest["inits"]:
             continue
-        fresh = sorted({k for params, _kw, _path in definitions for k in params} - known - {"self"})
+        if not all(d[2].startswith("lasagne/layers/") for d in definitions):
+            continue
+        fresh = sorted({k for d in definitions for k in d[0]} - known - {"self"})
         if fresh:
             out[name] = fresh
     return out
+
+
+def keras_backend_names(git: str) -> set[str]:
+    """The functions Keras's backends define (K.std, K.prod ...): a bare error naming one
+    of them may be Keras's."""
+    names: set[str] = set()
+    for path in KERAS_BACKENDS:
+        text = subprocess.run(["git", "--git-dir=" + git, "show", "%s:%s" % (KERAS_TAG, path)], capture_output=True,
+                              text=True, timeout=60, check=True).stdout
+        names.update(re.findall(r"(?m)^def (\w+)\(", text))
+    return names
 
 
 def _alternation(found: list[str]) -> str:
     return "|".join(sorted(found, key=lambda n: (-len(n), n)))
 
 
-def function_pattern(added: dict[str, dict[str, str]]) -> str:
+def function_pattern(added: dict[str, dict[str, str]], shared: set[str]) -> str:
     """f() got an unexpected keyword argument 'k' (a module-level function's name is bare in
-    every Python's wording; a dot before it would make it some class's method)."""
-    parts = [r"%s\(\) got an unexpected keyword argument .(?:%s)." % (re.escape(name), _alternation(list(keywords)))
-             for name, keywords in sorted(added.items())]
-    return r"(?<![\w.])(?:%s)" % "|".join(parts)
+    every Python's wording; a dot before it would make it some class's method). A name in
+    ``shared`` needs the call through Theano on a line just above."""
+    bare, called = [], []
+    for name, keywords in sorted(added.items()):
+        error = r"%s\(\) got an unexpected keyword argument .(?:%s)." % (re.escape(name), _alternation(list(keywords)))
+        if name in shared:
+            called.append(r"\b(?:T|tt|TT|tensor|theano(?:\.tensor)?)\.%s\([^\n]{0,400}\n(?:[^\n]{0,400}\n){0,2}?"
+                          r"[^\n]{0,60}?(?<![\w.])%s" % (re.escape(name), error))
+        else:
+            bare.append(error)
+    parts = [r"(?<![\w.])(?:%s)" % "|".join(bare)] if bare else []
+    return "|".join(parts + called)
 
 
 def layer_pattern(functions: dict[str, dict[str, str]], layers: dict[str, list[str]]) -> str:
-    """Lasagne's functions as above; a layer's keyword after a Lasagne layers frame, or
-    after a source line that calls the layer by name (the statement's first line)."""
-    every = sorted({k for keywords in layers.values() for k in keywords})
+    """Lasagne's functions as above; a layer's keyword after its own frame, where Lasagne
+    0.1's layer hands **kwargs to Layer.__init__, or after a source line that calls it."""
     error = r"[^\n]{0,80}__init__\(\) got an unexpected keyword argument .(?:%s)."
-    parts = [function_pattern(functions)] if functions else []
-    parts.append(r"lasagne[\\/]layers[\\/]\w{1,40}\.py.{0,3} line \d{1,6}, in __init__\n[^\n]{0,400}\n"
-                 + error % _alternation(every))
-    calls = [r"%s\([^\n]{0,400}\n(?:[^\n]{0,400}\n){0,2}?" % re.escape(name) + error % _alternation(keywords)
-             for name, keywords in sorted(layers.items())]
-    # (?=[A-Z]): one cheap test before trying every layer's branch at a position
-    parts.append(r"\b(?=[A-Z])(?:%s)" % "|".join(calls))
+    parts = [function_pattern(functions, set())] if functions else []
+    frames = [r"super\(%s, self\)\.__init__\([^\n]{0,300}\n" % re.escape(name) + error % _alternation(found)
+              for name, found in sorted(layers.items())]
+    calls = [r"%s\([^\n]{0,400}\n(?:[^\n]{0,400}\n){0,2}?" % re.escape(name) + error % _alternation(found)
+             for name, found in sorted(layers.items())]
+    # (?=[A-Z]) and the literal: one cheap test before trying every layer's branch
+    parts.append(r"\b(?=[A-Z])(?:%s)|super\((?:%s)" % ("|".join(calls), "|".join(f[len("super\\("):] for f in frames)))
     return "|".join(parts)
 
 
 def main(argv: list[str]) -> int:
-    theano_git, lasagne_git, python2 = argv
-    theano = added_function_keywords(read(theano_git, "theano", THEANO_TAGS, python2), THEANO_TAGS)
+    theano_git, lasagne_git, pymc_git, keras_git, python2 = argv
+    pymc = read(pymc_git, "theano", (THEANO_PYMC_TAG,), sys.executable)[THEANO_PYMC_TAG]
+    theano = added_function_keywords(read(theano_git, "theano", THEANO_TAGS, python2), THEANO_TAGS, (pymc,))
+    shared = (set(dir(numpy)) | keras_backend_names(keras_git)) & set(theano)
     lasagne_tags = read(lasagne_git, "lasagne", LASAGNE_TAGS, python2)
     lasagne_functions = added_function_keywords(lasagne_tags, LASAGNE_TAGS)
     layers = added_layer_keywords(lasagne_tags, LASAGNE_TAGS)
     for name, keywords in sorted(theano.items()):
-        print("theano", name, ", ".join("%s (%s)" % (k, t) for k, t in sorted(keywords.items())), file=sys.stderr)
+        print("theano", name, ", ".join("%s (%s)" % (k, t) for k, t in sorted(keywords.items())),
+              "[needs T.%s( above]" % name if name in shared else "", file=sys.stderr)
     for name, keywords in sorted(lasagne_functions.items()):
         print("lasagne", name, ", ".join(sorted(keywords)), file=sys.stderr)
     for name, found in sorted(layers.items()):
         print("layer", name, ", ".join(found), file=sys.stderr)
-    print(json.dumps(function_pattern(theano)))
+    print(json.dumps(function_pattern(theano, shared)))
     print(json.dumps(layer_pattern(lasagne_functions, layers)))
     return 0
 
