@@ -369,6 +369,9 @@ WORDINGS = {
     "theano_helpers.h:5:10: fatal error: Eigen/Core: No such file or directory.  #include <Eigen/Core>.":
         "eigen-headers-missing",  # gcc's form, inside Theano's one-line "Compilation failed"
     "ImportError: No module named gpuarray.type": "theano-module-added-after-release",  # Python 2, pickle.load
+    "UserWarning: downsample module has been moved to the pool module.": "theano-downsample-moved-warning",  # 0.8.0rc1
+    "INFO (theano.gof.compilelock): Refreshing lock /home/u/.theano/compiledir_Linux-4.4-x86_64/lock_dir/lock":
+        "theano-lock-waiting",
     "    from theano.tensor.signal.pool import pool_2d\nImportError: No module named pool": "theano-module-added-after-release",
     "ModuleNotFoundError: No module named 'theano.tensor.nnet.bn'": "theano-module-added-after-release",
     "TypeError: pool_2d() got an unexpected keyword argument 'ws'": "theano-keyword-added-after-release",
