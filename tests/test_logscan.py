@@ -370,6 +370,19 @@ WORDINGS = {
         "eigen-headers-missing",  # gcc's form, inside Theano's one-line "Compilation failed"
     "ImportError: No module named gpuarray.type": "theano-module-added-after-release",  # Python 2, pickle.load
     "UserWarning: downsample module has been moved to the pool module.": "theano-downsample-moved-warning",  # 0.8.0rc1
+    # as pasted in the field: retyped, cut at the console's edge, Python 2's and 3's module forms
+    'ValueError : Invalid Value ("cpu") for configuration variable "gpu0" . Valid options start with one of "device", '
+    '"opencl", "cuda" .': "theano-config-device-invalid",
+    "RuntimeError: To use MKL 2018 with Theano you must set \"MKL_THREADING_LAYER=GNU\" in your environement":
+        "theano-mkl-2018-threading-layer",
+    "RuntimeError: You enabled cuDNN, but we aren't able to use": "theano-gpuarray-enabled-cudnn-unusable",
+    "---> 18 from theano.tensor.signal.downsample import max_pool_2d\n\nImportError: No module named downsample":
+        "theano-cannot-import-downsample",
+    "ModuleNotFoundError: No module named 'theano.tensor.signal.downsample'": "theano-cannot-import-downsample",
+    "MemoryError": "python-host-memory-error",
+    "numpy.core._exceptions._ArrayMemoryError: Unable to allocate 3.73 GiB for an array with shape (50000, 10000) and "
+    "data type float64": "python-host-memory-error",
+    "pygpu/collectives.pyx:394:55: Cannot assign type 'double' to 'size_t'": "pygpu-build-cython3",
     "INFO (theano.gof.compilelock): Refreshing lock /home/u/.theano/compiledir_Linux-4.4-x86_64/lock_dir/lock":
         "theano-lock-waiting",
     "    from theano.tensor.signal.pool import pool_2d\nImportError: No module named pool": "theano-module-added-after-release",
@@ -404,6 +417,9 @@ NOT_THESE = {
     'sh: line 1: 12345 Segmentation fault      (core dumped) "$CICC_PATH/cicc" --orig_src_file_name x.cu':
         "process-segmentation-fault",
     "ValueError: could not convert string to float: 'abc'": "theano-config-number-invalid",  # not Theano's config
+    # Theano's own host allocation failure and the old back-end's GPU one are messages of their own
+    "MemoryError: failed to alloc sm output": "python-host-memory-error",
+    "MemoryError: Error allocating 1073741824 bytes of device memory (out of memory).": "python-host-memory-error",
     # another package's pool, and a Theano module every release has
     "    from multiprocessing import pool\nImportError: No module named pool": "theano-module-added-after-release",
     "ImportError: No module named 'theano.tensor.nnet'": "theano-module-added-after-release",
