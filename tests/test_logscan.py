@@ -358,6 +358,9 @@ WORDINGS = {
     "Program terminated with signal SIGSEGV, Segmentation fault.": "process-segmentation-fault",
     "[ubuntu1:03387] Signal: Segmentation fault (11)": "process-segmentation-fault",
     "Program received signal SIGSEGV, Segmentation fault.": "process-segmentation-fault",  # live gdb
+    "run.sh: line 3: 23143 Segmentation fault      (core dumped) python train.py --data /ld/x":
+        "process-segmentation-fault",
+    "Command exited with non-zero status 139": "process-segmentation-fault",  # GNU time
     "Process finished with exit code 139 (interrupted by signal 11: SIGSEGV)": "process-segmentation-fault",
     "./run.sh: 行 3: 1234 段错误               (核心已转储) python x.py": "process-segmentation-fault",
     # Theano 0.8's and Python 2's forms, an integer option, and older Python 3's wording
@@ -368,7 +371,8 @@ WORDINGS = {
     "TypeError: can't concat bytes to str": "theano-trial-compile-oserror-hidden",
     "theano_helpers.h:5:10: fatal error: Eigen/Core: No such file or directory.  #include <Eigen/Core>.":
         "eigen-headers-missing",  # gcc's form, inside Theano's one-line "Compilation failed"
-    "ImportError: No module named gpuarray.type": "theano-module-added-after-release",  # Python 2, pickle.load
+    "    from theano.gpuarray.type import GpuArrayType\nImportError: No module named gpuarray.type":
+        "theano-module-added-after-release",  # Python 2
     "UserWarning: downsample module has been moved to the pool module.": "theano-downsample-moved-warning",  # 0.8.0rc1
     # as pasted in the field: retyped, cut at the console's edge, Python 2's and 3's module forms
     'ValueError : Invalid Value ("cpu") for configuration variable "gpu0" . Valid options start with one of "device", '
@@ -383,8 +387,6 @@ WORDINGS = {
     "numpy.core._exceptions._ArrayMemoryError: Unable to allocate 3.73 GiB for an array with shape (50000, 10000) and "
     "data type float64": "python-host-memory-error",
     "pygpu/collectives.pyx:394:55: Cannot assign type 'double' to 'size_t'": "pygpu-build-cython3",
-    "INFO (theano.gof.compilelock): Refreshing lock /home/u/.theano/compiledir_Linux-4.4-x86_64/lock_dir/lock":
-        "theano-lock-waiting",
     "    from theano.tensor.signal.pool import pool_2d\nImportError: No module named pool": "theano-module-added-after-release",
     "ModuleNotFoundError: No module named 'theano.tensor.nnet.bn'": "theano-module-added-after-release",
     "TypeError: pool_2d() got an unexpected keyword argument 'ws'": "theano-keyword-added-after-release",
@@ -423,6 +425,12 @@ NOT_THESE = {
     # another package's pool, and a Theano module every release has
     "    from multiprocessing import pool\nImportError: No module named pool": "theano-module-added-after-release",
     "ImportError: No module named 'theano.tensor.nnet'": "theano-module-added-after-release",
+    # Theano 1.0.5 under Python 2 without the old theano.sandbox.gpuarray (import and pickle
+    # say the same), and a user's own theano.py
+    "    from theano.sandbox.gpuarray.type import GpuArrayType\nImportError: No module named gpuarray.type":
+        "theano-module-added-after-release",
+    "ImportError: No module named gpuarray.type": "theano-module-added-after-release",
+    "ModuleNotFoundError: No module named 'theano.gpuarray'; 'theano' is not a package": "theano-module-added-after-release",
     # a keyword Theano took already in 0.6, another project's own scan, a method of the same name
     "TypeError: scan() got an unexpected keyword argument 'go_backwards'": "theano-keyword-added-after-release",
     "TypeError: myscan() got an unexpected keyword argument 'strict'": "theano-keyword-added-after-release",
@@ -438,8 +446,10 @@ NOT_THESE = {
     "    l = DenseLayer(l_in, num_units=10)\nTypeError: __init__() got an unexpected keyword argument 'shared_axes'":
         "lasagne-keyword-added-after-release",
     # Lasagne master: Conv2DLayer takes no dilation (only DilatedConv2DLayer, new in master, does)
-    "    super(BaseConvLayer, self).__init__(incoming, **kwargs)\n"
+    "    l = Conv2DLayer(l_in, 32, 3, dilation=2)\n"
     "TypeError: __init__() got an unexpected keyword argument 'dilation'": "lasagne-keyword-added-after-release",
+    "sh: 行 1: 12345 段错误 (核心已转储) cicc -arch compute_30 x.cu": "process-segmentation-fault",
+    "sh: line 1: 12345 Segmentation fault /usr/bin/ld -o x.so": "process-segmentation-fault",
 }
 
 

@@ -11,12 +11,14 @@ when:
 - no method named f rejects k at rel-1.0.5, and Theano-PyMC 1.1.2 does not reject it
   (the message must not tell a user of either to install what they run);
 - f is a plain function (not one an elemwise decorator turns into an Op).
-A name that numpy or the Keras backend also defines (std, prod, ones_like) counts only
-after a source line that calls it through Theano (T.std, theano.tensor.std).
+A name that numpy (the numpy this tool runs under) or the Keras backend also defines (std,
+prod, ones_like) counts only after a source line that calls it through Theano (T.std,
+theano.tensor.std); x.std(ddof=1) on a variable is not matched.
 
 A Lasagne layer's error names only "__init__": its keyword is kept for a layer Lasagne 0.1
-already had, when master's layer takes it and nothing in Lasagne 0.1 did, and it counts
-after the layer's own frame (super(Layer, self).__init__) or a line calling the layer.
+already had, when master's layer takes it (itself, or its base class through **kwargs) and
+nothing in Lasagne 0.1 did, and it counts after the layer's own frame
+(super(Layer, self).__init__) or a line calling the layer.
 
 Sources are read with Python 2.7's ast (Theano 0.6 and 0.7 are Python 2 source), Theano-PyMC
 and Keras with Python 3's, from git mirrors of github.com/Theano/Theano, Lasagne/Lasagne,
@@ -47,7 +49,7 @@ LASAGNE_TAGS = ("v0.1", "5d3c63cb315c50b1cbd27a6bc8664b406f34dd99")
 # Runs under Python 2.7 and 3: for each tag, the module-level functions, the methods and
 # each class's own __init__ in the package's files (tests left out):
 # {tag: {"functions": {name: [[params, has_kwargs, path, elemwise]]}, "methods": {...},
-# "inits": {class: [[params, has_kwargs, path, False]]}}}.
+# "inits": {class: [[params, has_kwargs, path, False]]}, "bases": {class: [base names]}}}.
 _READER = r'''
 import ast, json, subprocess, sys
 git, package, tags = sys.argv[1], sys.argv[2], sys.argv[3:]
@@ -67,7 +69,7 @@ result = {}
 for tag in tags:
     listing = out(["git", "--git-dir=" + git, "ls-tree", "-r", "--name-only", tag, package])
     files = [p for p in listing.decode().split() if p.endswith(".py") and "/tests/" not in p and "/test_" not in p]
-    functions, methods, inits = {}, {}, {}
+    functions, methods, inits, bases = {}, {}, {}, {}
     for path in files:
         try:
             tree = ast.parse(out(["git", "--git-dir=" + git, "show", tag + ":" + path]) or b"")
@@ -77,17 +79,18 @@ for tag in tags:
             if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
                 functions.setdefault(node.name, []).append(signature(node, path))
             elif isinstance(node, ast.ClassDef):
+                bases[node.name] = [getattr(b, "id", None) or getattr(b, "attr", "") for b in node.bases]
                 for item in node.body:
                     if isinstance(item, ast.FunctionDef):
                         table = inits if item.name == "__init__" else methods
                         table.setdefault(node.name if item.name == "__init__" else item.name, []).append(
                             signature(item, path))
-    result[tag] = {"functions": functions, "methods": methods, "inits": inits}
+    result[tag] = {"functions": functions, "methods": methods, "inits": inits, "bases": bases}
 print(json.dumps(result))
 '''
 
 Definitions = list[list[Any]]  # [[params, has_kwargs, path, elemwise], ...]
-Tables = dict[str, dict[str, Definitions]]  # "functions"/"methods"/"inits" -> name -> definitions
+Tables = dict[str, dict[str, Any]]  # "functions"/"methods"/"inits" -> name -> definitions; "bases" -> class -> names
 Tags = dict[str, Tables]
 
 
@@ -150,18 +153,31 @@ def _first_in_same_module(by_tag: Tags, tags: tuple[str, ...], name: str, keywor
     return tags[-1] if missing else ""
 
 
+def _layer_params(tables: Tables, name: str, depth: int = 0) -> set[str]:
+    """What a layer's constructor takes: its own __init__'s parameters and, where it hands
+    **kwargs on, its base classes' (Conv2DLayer's num_groups is BaseConvLayer's)."""
+    params: set[str] = set()
+    for definition in tables["inits"].get(name, []):
+        params.update(definition[0])
+        if definition[1] and depth < 10:
+            for base in tables.get("bases", {}).get(name, []):
+                params |= _layer_params(tables, base, depth + 1)
+    return params
+
+
 def added_layer_keywords(by_tag: Tags, tags: tuple[str, ...]) -> dict[str, list[str]]:
-    """{layer class: [keywords]} master's __init__ of a layer Lasagne 0.1 had takes and
+    """{layer class: [keywords]} master's layer takes, of a layer Lasagne 0.1 had, that
     nothing in Lasagne 0.1 took (so on master that layer accepts them)."""
     oldest, newest = by_tag[tags[0]], by_tag[tags[-1]]
-    known = {k for table in oldest.values() for defs in table.values() for d in defs for k in d[0]}
+    known = {k for table in ("inits", "functions", "methods") for defs in oldest[table].values()
+             for d in defs for k in d[0]}
     out: dict[str, list[str]] = {}
     for name, definitions in newest["inits"].items():
         if not name.endswith("Layer") or name not in oldest["inits"]:
             continue
         if not all(d[2].startswith("lasagne/layers/") for d in definitions):
             continue
-        fresh = sorted({k for d in definitions for k in d[0]} - known - {"self"})
+        fresh = sorted(_layer_params(newest, name) - known - {"self"})
         if fresh:
             out[name] = fresh
     return out

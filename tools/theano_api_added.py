@@ -208,16 +208,15 @@ def added_modules(by_tag: dict[str, dict[str, dict[str, list[str]]]]) -> dict[st
 
 
 def module_pattern(modules: dict[str, list[str]]) -> str:
-    """theano-module-added-after-release: Python 3 names the missing module in full;
-    Python 2 only from the missing part on ("No module named gpuarray.type"), which counts
-    when it goes on into one of the module's own submodules, or after the import line that
-    names the module."""
+    """theano-module-added-after-release: Python 3 names the missing module in full (not
+    when "'theano' is not a package": a user's own theano.py). Python 2 names it only from
+    the missing part on ("No module named gpuarray.type"), which theano.sandbox.gpuarray,
+    gone from 1.0, also gives: it counts only after an import line that reaches the module
+    outside theano.sandbox."""
     full = _alternation([re.escape(m) for m in modules])
-    deeper = _alternation(["%s\\.(?:%s)" % (re.escape(m.rsplit(".", 1)[1]), _alternation(subs))
-                           for m, subs in modules.items() if subs])
     heads = _alternation([re.escape(m.rsplit(".", 1)[1]) for m in modules])
-    return (r"No module named '(?:%s)'|No module named (?:%s)\b|(?:from|import) theano\.[\w.]{0,80}?\b(?P<m>%s)\b"
-            r"[^\n]{0,200}\n(?:[^\n]{0,300}\n){0,3}?[^\n]{0,60}No module named (?P=m)\b(?!\.)" % (full, deeper, heads))
+    return (r"No module named '(?:%s)'(?!;)|(?:from|import) theano\.(?!sandbox\.)[\w.]{0,80}?\b(?P<m>%s)\b"
+            r"[^\n]{0,200}\n(?:[^\n]{0,300}\n){0,3}?[^\n]{0,60}No module named (?P=m)\b" % (full, heads))
 
 
 def main(argv: list[str]) -> int:
