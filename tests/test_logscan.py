@@ -387,6 +387,8 @@ WORDINGS = {
     "numpy.core._exceptions._ArrayMemoryError: Unable to allocate 3.73 GiB for an array with shape (50000, 10000) and "
     "data type float64": "python-host-memory-error",
     "pygpu/collectives.pyx:394:55: Cannot assign type 'double' to 'size_t'": "pygpu-build-cython3",
+    '  File "C:\\Python36\\lib\\site-packages\\theano\\tensor\\blas.py", line 444, in _ldflags\n'
+    "    assert t0 == '-'\nAssertionError": "theano-blas-invalid-ldflags-token",  # Theano#6550, cut
     "    from theano.tensor.signal.pool import pool_2d\nImportError: No module named pool": "theano-module-added-after-release",
     "ModuleNotFoundError: No module named 'theano.tensor.nnet.bn'": "theano-module-added-after-release",
     "TypeError: pool_2d() got an unexpected keyword argument 'ws'": "theano-keyword-added-after-release",
