@@ -387,6 +387,9 @@ WORDINGS = {
     "numpy.core._exceptions._ArrayMemoryError: Unable to allocate 3.73 GiB for an array with shape (50000, 10000) and "
     "data type float64": "python-host-memory-error",
     "pygpu/collectives.pyx:394:55: Cannot assign type 'double' to 'size_t'": "pygpu-build-cython3",
+    "ERROR (theano.graph.opt): Optimization failure due to: constant_folding": "theano-optimization-failure",
+    "ERROR (theano.gof.opt): SeqOptimizer apply <theano.tensor.opt.FusionOptimizer object at 0x7f>":
+        "theano-optimization-failure",
     '  File "C:\\Python36\\lib\\site-packages\\theano\\tensor\\blas.py", line 444, in _ldflags\n'
     "    assert t0 == '-'\nAssertionError": "theano-blas-invalid-ldflags-token",  # Theano#6550, cut
     "    from theano.tensor.signal.pool import pool_2d\nImportError: No module named pool": "theano-module-added-after-release",
