@@ -388,6 +388,7 @@ WORDINGS = {
     "data type float64": "python-host-memory-error",
     "pygpu/collectives.pyx:394:55: Cannot assign type 'double' to 'size_t'": "pygpu-build-cython3",
     "ERROR (theano.graph.opt): Optimization failure due to: constant_folding": "theano-optimization-failure",
+    "/usr/bin/ld\xa0: ne peut trouver -lcudnn": "ld-cannot-find-lcudnn",  # a French locale (RETURNN#20)
     "ERROR (theano.gof.opt): SeqOptimizer apply <theano.tensor.opt.FusionOptimizer object at 0x7f>":
         "theano-optimization-failure",
     '  File "C:\\Python36\\lib\\site-packages\\theano\\tensor\\blas.py", line 444, in _ldflags\n'
