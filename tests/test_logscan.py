@@ -425,6 +425,8 @@ NOT_THESE = {
     'sh: line 1: 12345 Segmentation fault      (core dumped) "$CICC_PATH/cicc" --orig_src_file_name x.cu':
         "process-segmentation-fault",
     "ValueError: could not convert string to float: 'abc'": "theano-config-number-invalid",  # not Theano's config
+    # another framework's warp-ctc binding (warpctc_pytorch), outside Theano's CTC op
+    "OSError: libwarpctc.so: cannot open shared object file: No such file or directory": "theano-warpctc-not-loadable",
     # Theano's own host allocation failure and the old back-end's GPU one are messages of their own
     "MemoryError: failed to alloc sm output": "python-host-memory-error",
     "MemoryError: Error allocating 1073741824 bytes of device memory (out of memory).": "python-host-memory-error",
