@@ -675,9 +675,8 @@ def era_facts(facts: Mapping[str, Any], era: Optional[Mapping[str, Any]]) -> dic
     if era is None:
         return {}
     # A pre-release between two releases leaves None where the two differ: unknown.
-    known = {key: era[key] for key in ("device_gpu", "old_backend", "cudnn_min", "cudnn_warn_from", "lib_cnmem",
-                                       "hypot_fix") if era.get(key) is not None}
-    out: dict[str, Any] = dict(known)
+    out: dict[str, Any] = {key: era[key] for key in ("device_gpu", "old_backend", "cudnn_min", "cudnn_warn_from",
+                                                     "lib_cnmem", "hypot_fix") if era.get(key) is not None}
     if era.get("numpy_min") is not None:
         out["numpy_min"] = str(era["numpy_min"])
     numpy = parse_version(_dist(facts, "numpy").get("version"))

@@ -37,7 +37,7 @@ import sys
 from typing import Any
 
 import numpy
-from theano_api_added import MODULES  # the modules users import from
+from theano_api_added import MODULES, _alternation  # the modules users import from; longest first
 
 THEANO_TAGS = ("rel-0.6", "rel-0.7", "rel-0.8.2", "rel-0.9.0", "rel-1.0.5")
 THEANO_PYMC_TAG = "rel-1.1.2"
@@ -192,10 +192,6 @@ def keras_backend_names(git: str) -> set[str]:
                               text=True, timeout=60, check=True).stdout
         names.update(re.findall(r"(?m)^def (\w+)\(", text))
     return names
-
-
-def _alternation(found: list[str]) -> str:
-    return "|".join(sorted(found, key=lambda n: (-len(n), n)))
 
 
 def function_pattern(added: dict[str, dict[str, str]], shared: set[str]) -> str:
