@@ -405,12 +405,25 @@ WORDINGS = {
     "    l_out = DenseLayer(l_hid, num_units=10,\n"
     "TypeError: MergeLayer.__init__() got an unexpected keyword argument 'num_leading_axes'":
         "lasagne-keyword-added-after-release",
+    # nvcc's pre-include of its own header, as gcc, Spanish gcc and cc1plus report it
+    "cc1plus: fatal error: cuda_runtime.h: No such file or directory": "nvcc-own-cuda-runtime-h-missing",
+    "/usr/include/stdc-predef.h:40:1: error fatal: cuda_runtime.h: No existe el fichero o el directorio":
+        "nvcc-own-cuda-runtime-h-missing",
+    "RuntimeError: (\"We can't determine the cudnn version as it is not available\", 'Device not supported')":
+        "theano-cudnn-version-not-available",
+    "C:\\env\\Library\\include\\gpuarray/ext_cuda.h(4): fatal error C1083: Cannot open include file: 'cuda.h': "
+    "No such file or directory": "gpuarray-ext-cuda-h-without-cuda-headers",
 }
 
 
 # Look-alikes that are not the message: numpy's error without Keras, another project's own
 # theano_utils, a symbol of another C++ library built with GCC 5's string type.
 NOT_THESE = {
+    # cuda.h missing for a project's own source, not through libgpuarray's header
+    "kernel.cpp:2:18: fatal error: cuda.h: No such file or directory": "gpuarray-ext-cuda-h-without-cuda-headers",
+    # a source file's own #include (a g++ build without -I), and cudnn.h's include: not nvcc's pre-include
+    "src/caffe/blob.cpp:3:26: fatal error: cuda_runtime.h: No such file or directory": "nvcc-own-cuda-runtime-h-missing",
+    "/usr/include/cudnn.h:63:26: fatal error: cuda_runtime.h: No such file or directory": "nvcc-own-cuda-runtime-h-missing",
     "ValueError: negative dimensions are not allowed": "keras-weight-shape-not-positive",
     "  File \"/x/tensorflow/python/keras/initializers.py\", line 9, in f\n"
     "ValueError: negative dimensions are not allowed": "keras-weight-shape-not-positive",
