@@ -413,6 +413,7 @@ WORDINGS = {
         "theano-cudnn-version-not-available",
     "as: unrecognized option `-msse2avx'": "assembler-unknown-instruction",  # RHEL 5's binutils under g++ -mavx
     "nvcc fatal : Value 'sm_30' is not defined": "nvcc-value-sm-not-defined",  # an issue title's cut form
+    "NameError: name 'reduce' is not defined": "python2-builtin-on-python3",  # functools.reduce in Python 3
     "C:\\env\\Library\\include\\gpuarray/ext_cuda.h(4): fatal error C1083: Cannot open include file: 'cuda.h': "
     "No such file or directory": "gpuarray-ext-cuda-h-without-cuda-headers",
 }
@@ -421,6 +422,7 @@ WORDINGS = {
 # Look-alikes that are not the message: numpy's error without Keras, another project's own
 # theano_utils, a symbol of another C++ library built with GCC 5's string type.
 NOT_THESE = {
+    "NameError: name 'reduced' is not defined": "python2-builtin-on-python3",
     "Error: Value 'fast' is not defined": "nvcc-value-sm-not-defined",
     # cuda.h missing for a project's own source, not through libgpuarray's header
     "kernel.cpp:2:18: fatal error: cuda.h: No such file or directory": "gpuarray-ext-cuda-h-without-cuda-headers",
