@@ -414,6 +414,7 @@ WORDINGS = {
     "as: unrecognized option `-msse2avx'": "assembler-unknown-instruction",  # RHEL 5's binutils under g++ -mavx
     "nvcc fatal : Value 'sm_30' is not defined": "nvcc-value-sm-not-defined",  # an issue title's cut form
     "NameError: name 'reduce' is not defined": "python2-builtin-on-python3",  # functools.reduce in Python 3
+    "pygpu.gpuarray.GpuArrayException: Out of memory": "pygpu-cumemalloc-out-of-memory",  # Python 2: no quotes
     "C:\\env\\Library\\include\\gpuarray/ext_cuda.h(4): fatal error C1083: Cannot open include file: 'cuda.h': "
     "No such file or directory": "gpuarray-ext-cuda-h-without-cuda-headers",
 }
@@ -422,6 +423,7 @@ WORDINGS = {
 # Look-alikes that are not the message: numpy's error without Keras, another project's own
 # theano_utils, a symbol of another C++ library built with GCC 5's string type.
 NOT_THESE = {
+    "pygpu.gpuarray.GpuArrayException: Out of memory mapping the kernel cache": "pygpu-cumemalloc-out-of-memory",
     "NameError: name 'reduced' is not defined": "python2-builtin-on-python3",
     "Error: Value 'fast' is not defined": "nvcc-value-sm-not-defined",
     # cuda.h missing for a project's own source, not through libgpuarray's header
