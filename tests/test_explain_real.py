@@ -109,6 +109,8 @@ SCRIPT_CASES = {
     "theano105-floatx_update": ("theano-update-float-type-mismatch", "LD537"),
     "theano105-floatx_conv": ("theano-conv-image-kernel-dtype-mismatch", "LD537"),
     "theano105-floatx_givens": ("theano-convert-float32-into-float64", "LD537"),
+    "theano105-floatx_givens_float64": ("theano-convert-float64-into-float32", "LD542"),
+    "theano105-floatx_scan_float64_step": ("theano-scan-float64-step-for-float32-state", "LD542"),
     "theano105-float64_input": ("theano-input-float64-into-float32", "LD538"),
     "theano105-deep_graph": ("theano-recursion-limit", "LD539"),
     "keras231-dim-ordering": ("keras-dim-ordering-api-removed", "LD152"),
@@ -163,6 +165,8 @@ RERUN_SCRIPTS = {
     "theano105-floatx_update": (THEANO_105, "floatx_update.py"),
     "theano105-floatx_conv": (THEANO_105, "floatx_conv.py"),
     "theano105-floatx_givens": (THEANO_105, "floatx_givens.py"),
+    "theano105-floatx_givens_float64": (THEANO_105, "floatx_givens_float64.py"),
+    "theano105-floatx_scan_float64_step": (THEANO_105, "floatx_scan_float64_step.py"),
     "theano105-float64_input": (THEANO_105, "float64_input.py"),
     "theano105-deep_graph": (THEANO_105, "deep_graph.py"),
     "keras231-dim-ordering": (KERAS_231, "keras_dim_ordering.py"),
@@ -188,6 +192,8 @@ FIXED_BY = {
     "theano105-floatx_update": "floatX=float32",
     "theano105-floatx_conv": "floatX=float32",
     "theano105-floatx_givens": "floatX=float32",
+    "theano105-floatx_givens_float64": "floatX=float64",  # the floatX the code was written for
+    "theano105-floatx_scan_float64_step": "floatX=float64",
 }
 RUN_PY = "import theano, theano.tensor as T\nx = T.vector()\nf = theano.function([x], x * 2)\nprint(f([1.0, 2.0]))\n"
 
@@ -377,6 +383,8 @@ FIRES_FROM_THE_LOG_ALONE = {
     "theano105-floatx_update": "LD537",
     "theano105-floatx_conv": "LD537",
     "theano105-floatx_givens": "LD537",
+    "theano105-floatx_givens_float64": "LD542",
+    "theano105-floatx_scan_float64_step": "LD542",
     "theano105-float64_input": "LD538",
     "theano105-deep_graph": "LD539",
     "theano104-python39": "LD103",
