@@ -415,6 +415,8 @@ WORDINGS = {
     "nvcc fatal : Value 'sm_30' is not defined": "nvcc-value-sm-not-defined",  # an issue title's cut form
     "NameError: name 'reduce' is not defined": "python2-builtin-on-python3",  # functools.reduce in Python 3
     "pygpu.gpuarray.GpuArrayException: Out of memory": "pygpu-cumemalloc-out-of-memory",  # Python 2: no quotes
+    "UserWarning: You are creating a TensorVariable with float64 dtype. You requested an action via the Theano flag "
+    "warn_float64={ignore,warn,raise,pdb}.": "theano-warn-float64-flag",
     "C:\\env\\Library\\include\\gpuarray/ext_cuda.h(4): fatal error C1083: Cannot open include file: 'cuda.h': "
     "No such file or directory": "gpuarray-ext-cuda-h-without-cuda-headers",
 }

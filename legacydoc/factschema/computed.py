@@ -84,7 +84,8 @@ CONFIG = Table({
     "effective": Table({
         "device": SETTING, "floatX": SETTING, "mode": SETTING, "cxx": SETTING, "base_compiledir": SETTING,
         "init_gpu_device": SETTING, "force_device": SETTING, "linker": SETTING, "optimizer": SETTING,
-        "allow_gc": SETTING, "blas": Table({"ldflags": SETTING}), "cuda": Table({"root": SETTING}),
+        "allow_gc": SETTING, "warn_float64": SETTING, "blas": Table({"ldflags": SETTING}),
+        "cuda": Table({"root": SETTING}),
         "gpuarray": Table({"preallocate": SETTING}), "lib": Table({"cnmem": SETTING}),
         "dnn": Table({"enabled": SETTING, **dict.fromkeys(_DNN_PATHS, SETTING)}),
         "experimental": Table({"unpickle_gpu_on_cpu": SETTING}),
