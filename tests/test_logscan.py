@@ -414,6 +414,17 @@ WORDINGS = {
     "as: unrecognized option `-msse2avx'": "assembler-unknown-instruction",  # RHEL 5's binutils under g++ -mavx
     "nvcc fatal : Value 'sm_30' is not defined": "nvcc-value-sm-not-defined",  # an issue title's cut form
     "NameError: name 'reduce' is not defined": "python2-builtin-on-python3",  # functools.reduce in Python 3
+    # a channels_first kernel for a channels_last layer and the reverse, retyped, and Python 2's longs
+    "Layer weight shape(3,3,640,64) not compatible with provided weight shape (64,3,3,3)":
+        "keras-weights-in-the-other-image-layout",
+    "Exception: Layer weight shape (64L, 224L, 3L, 3L) not compatible with provided weight shape (3L, 3L, 3L, 64L)":
+        "keras-weights-in-the-other-image-layout",
+    # Python 2's "except X, e:" under its File line: 3.10+'s words in pip's indented output, and up to 3.9's
+    "        File \"C:\\Temp\\pip-install-u9o9k\\theano_e0db\\setup.py\", line 119\n          except Exception, e:\n"
+    "                 ^^^^^^^^^^^^\n      SyntaxError: multiple exception types must be parenthesized":
+        "python2-syntax-on-python3",
+    "  File \"train.py\", line 3\n    except Exception, e:\n                    ^\nSyntaxError: invalid syntax":
+        "python2-syntax-on-python3",
     "pygpu.gpuarray.GpuArrayException: Out of memory": "pygpu-cumemalloc-out-of-memory",  # Python 2: no quotes
     "UserWarning: You are creating a TensorVariable with float64 dtype. You requested an action via the Theano flag "
     "warn_float64={ignore,warn,raise,pdb}.": "theano-warn-float64-flag",
@@ -425,6 +436,15 @@ WORDINGS = {
 # Look-alikes that are not the message: numpy's error without Keras, another project's own
 # theano_utils, a symbol of another C++ library built with GCC 5's string type.
 NOT_THESE = {
+    # Theano 0.7's own sources imported by Python 3 (a checkout on sys.path): LD110's message, not the project's code
+    "  File \"/Users/u/Projects/Theano/theano/__init__.py\", line 153\n    except Exception, e0:\n"
+    "                    ^\nSyntaxError: invalid syntax": "python2-syntax-on-python3",
+    # another filter count, a Dense layer: not a layout
+    "ValueError: Layer weight shape (3, 3, 3, 64) not compatible with provided weight shape (3, 3, 3, 32)":
+        "keras-weights-in-the-other-image-layout",
+    "ValueError: Layer weight shape (4096, 1000) not compatible with provided weight shape (25088, 1000)":
+        "keras-weights-in-the-other-image-layout",
+    "    except (Exception, e):\n                         ^\nSyntaxError: invalid syntax": "python2-syntax-on-python3",
     "pygpu.gpuarray.GpuArrayException: Out of memory mapping the kernel cache": "pygpu-cumemalloc-out-of-memory",
     "NameError: name 'reduced' is not defined": "python2-builtin-on-python3",
     "Error: Value 'fast' is not defined": "nvcc-value-sm-not-defined",
