@@ -44,7 +44,7 @@ CASES = {
     "theanopymc112-device-gpu": (THEANO_PYMC_112, "device=gpu", "theano-old-gpu-backend-removed", "LD516"),
     "theano105-floatx-invalid": (THEANO_105, "floatX=float33", "theano-config-enum-invalid", "LD513"),
     "theano105-unknown-flag": (THEANO_105, "foo.bar=1", "theano-config-unknown-flag", "LD510"),
-    "theano105-warn-float64-raise": (THEANO_105, "warn_float64=raise", "theano-warn-float64-flag", "LD543"),
+    "theano105-warn-float64-raise": (THEANO_105, "warn_float64=raise", "theano-warn-float64-raised", "LD543"),
     # Theano-PyMC 1.0.12+ names its options blas__ldflags: the dotted flag is ignored
     "theanopymc112-dotted-flag": (THEANO_PYMC_112, "blas.ldflags=-lblas", "theano-config-unknown-flag", "LD525"),
     "theano105-cxx-missing": (THEANO_105, "cxx=/nonexistent/g++", "theano-cxx-not-found-at-compile", "LD401"),
@@ -386,6 +386,7 @@ FIRES_FROM_THE_LOG_ALONE = {
     "theano105-floatx_givens": "LD537",
     "theano105-floatx_givens_float64": "LD542",
     "theano105-floatx_scan_float64_step": "LD542",
+    "theano105-warn-float64-raise": "LD543",
     "theano105-float64_input": "LD538",
     "theano105-deep_graph": "LD539",
     "theano104-python39": "LD103",

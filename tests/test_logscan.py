@@ -414,36 +414,45 @@ WORDINGS = {
     "as: unrecognized option `-msse2avx'": "assembler-unknown-instruction",  # RHEL 5's binutils under g++ -mavx
     "nvcc fatal : Value 'sm_30' is not defined": "nvcc-value-sm-not-defined",  # an issue title's cut form
     "NameError: name 'reduce' is not defined": "python2-builtin-on-python3",  # functools.reduce in Python 3
-    # a channels_first kernel for a channels_last layer and the reverse, retyped, and Python 2's longs
+    # a channels_first kernel for a channels_last layer (retyped) and the reverse (Python 2's longs)
     "Layer weight shape(3,3,640,64) not compatible with provided weight shape (64,3,3,3)":
-        "keras-weights-in-the-other-image-layout",
+        "keras-channels-first-kernel-for-a-channels-last-layer",
     "Exception: Layer weight shape (64L, 224L, 3L, 3L) not compatible with provided weight shape (3L, 3L, 3L, 64L)":
-        "keras-weights-in-the-other-image-layout",
+        "keras-channels-last-kernel-for-a-channels-first-layer",
     # Python 2's "except X, e:" under its File line: 3.10+'s words in pip's indented output, and up to 3.9's
     "        File \"C:\\Temp\\pip-install-u9o9k\\theano_e0db\\setup.py\", line 119\n          except Exception, e:\n"
     "                 ^^^^^^^^^^^^\n      SyntaxError: multiple exception types must be parenthesized":
         "python2-syntax-on-python3",
     "  File \"train.py\", line 3\n    except Exception, e:\n                    ^\nSyntaxError: invalid syntax":
         "python2-syntax-on-python3",
+    # pip 10-20.2 builds in pip-install-x/<name>/: Theano 0.5's own setup.py
+    "  File \"/tmp/pip-install-k2j3ab/theano/setup.py\", line 119\n    except Exception, e:\n                    ^\n"
+    "SyntaxError: invalid syntax": "python2-syntax-on-python3",
     "pygpu.gpuarray.GpuArrayException: Out of memory": "pygpu-cumemalloc-out-of-memory",  # Python 2: no quotes
     "UserWarning: You are creating a TensorVariable with float64 dtype. You requested an action via the Theano flag "
-    "warn_float64={ignore,warn,raise,pdb}.": "theano-warn-float64-flag",
-    "C:\\env\\Library\\include\\gpuarray/ext_cuda.h(4): fatal error C1083: Cannot open include file: 'cuda.h': "
-    "No such file or directory": "gpuarray-ext-cuda-h-without-cuda-headers",
+    "warn_float64={ignore,warn,raise,pdb}.": "theano-warn-float64-warning",
 }
 
 
 # Look-alikes that are not the message: numpy's error without Keras, another project's own
 # theano_utils, a symbol of another C++ library built with GCC 5's string type.
 NOT_THESE = {
+    # raise's Exception is not warn's warning
+    "Exception: You are creating a TensorVariable with float64 dtype. You requested an action via the Theano flag "
+    "warn_float64={ignore,warn,raise,pdb}.": "theano-warn-float64-warning",
     # Theano 0.7's own sources imported by Python 3 (a checkout on sys.path): LD110's message, not the project's code
     "  File \"/Users/u/Projects/Theano/theano/__init__.py\", line 153\n    except Exception, e0:\n"
     "                    ^\nSyntaxError: invalid syntax": "python2-syntax-on-python3",
     # another filter count, a Dense layer: not a layout
     "ValueError: Layer weight shape (3, 3, 3, 64) not compatible with provided weight shape (3, 3, 3, 32)":
-        "keras-weights-in-the-other-image-layout",
+        "keras-channels-first-kernel-for-a-channels-last-layer",
     "ValueError: Layer weight shape (4096, 1000) not compatible with provided weight shape (25088, 1000)":
-        "keras-weights-in-the-other-image-layout",
+        "keras-channels-first-kernel-for-a-channels-last-layer",
+    # each direction is not the other
+    "Layer weight shape (64, 224, 3, 3) not compatible with provided weight shape (3, 3, 3, 64)":
+        "keras-channels-first-kernel-for-a-channels-last-layer",
+    "Layer weight shape (3, 3, 224, 64) not compatible with provided weight shape (64, 3, 3, 3)":
+        "keras-channels-last-kernel-for-a-channels-first-layer",
     "    except (Exception, e):\n                         ^\nSyntaxError: invalid syntax": "python2-syntax-on-python3",
     "pygpu.gpuarray.GpuArrayException: Out of memory mapping the kernel cache": "pygpu-cumemalloc-out-of-memory",
     "NameError: name 'reduced' is not defined": "python2-builtin-on-python3",
