@@ -429,6 +429,13 @@ WORDINGS = {
     "  File \"/tmp/pip-install-k2j3ab/theano/setup.py\", line 119\n    except Exception, e:\n                    ^\n"
     "SyntaxError: invalid syntax": "python2-syntax-on-python3",
     "pygpu.gpuarray.GpuArrayException: Out of memory": "pygpu-cumemalloc-out-of-memory",  # Python 2: no quotes
+    # a Keras 1 keyword to a Keras 2 backend function, called through the backend on the line above
+    "    y = K.one_hot(x, nb_classes=10)\nTypeError: one_hot() got an unexpected keyword argument 'nb_classes'":
+        "keras-1-backend-keyword-on-keras-2",
+    # the old conv2d under code for the new one (QA-deep-learning#6's frames)
+    "  File \"/usr/local/lib/python2.7/dist-packages/theano/tensor/nnet/conv.py\", line 149, in conv2d\n"
+    "    imshp=imshp, kshp=kshp, nkern=nkern, bsize=bsize, **kargs)\n"
+    "TypeError: __init__() got an unexpected keyword argument 'input_shape'": "theano-old-conv2d-given-new-keywords",
     "UserWarning: You are creating a TensorVariable with float64 dtype. You requested an action via the Theano flag "
     "warn_float64={ignore,warn,raise,pdb}.": "theano-warn-float64-warning",
 }
@@ -437,6 +444,13 @@ WORDINGS = {
 # Look-alikes that are not the message: numpy's error without Keras, another project's own
 # theano_utils, a symbol of another C++ library built with GCC 5's string type.
 NOT_THESE = {
+    # no backend call above it (TensorFlow's own conv2d, a project's), and a keyword Keras 1 never had
+    "TypeError: conv2d() got an unexpected keyword argument 'border_mode'": "keras-1-backend-keyword-on-keras-2",
+    "    y = K.one_hot(x, border_mode=10)\nTypeError: one_hot() got an unexpected keyword argument 'border_mode'":
+        "keras-1-backend-keyword-on-keras-2",
+    # the same TypeError from a Keras layer, with no frame of Theano's old conv.py
+    "    model.add(Dense(10, input_shape=(4,)))\nTypeError: __init__() got an unexpected keyword argument 'input_shape'":
+        "theano-old-conv2d-given-new-keywords",
     # raise's Exception is not warn's warning
     "Exception: You are creating a TensorVariable with float64 dtype. You requested an action via the Theano flag "
     "warn_float64={ignore,warn,raise,pdb}.": "theano-warn-float64-warning",
