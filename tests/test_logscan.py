@@ -534,3 +534,16 @@ def test_look_alikes_are_not_the_message(text: str) -> None:
 @pytest.mark.parametrize("line", sorted(WORDINGS))
 def test_older_and_cut_down_wordings_are_known(line: str) -> None:
     assert WORDINGS[line] in [m.id for m in logscan.scan(line, catalogue())]
+
+
+def test_the_readme_states_the_catalogues_size() -> None:
+    """The README's statements of the catalogue's size today ("403 entries from", "all 403
+    messages of", "The catalogue has 403 messages") agree with it; its history keeps older counts."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    found = re.findall(r"(\d{3}) entries from|all (\d{3}) messages of|catalogue has (\d{3}) messages",
+                       readme.replace("\n", " "))
+    stated = [int(number) for groups in found for number in groups if number]
+    assert len(stated) == 3 and set(stated) == {len(catalogue())}, stated
