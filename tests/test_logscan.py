@@ -463,6 +463,10 @@ NOT_THESE = {
     "ValueError: Layer weight shape (4096, 1000) not compatible with provided weight shape (25088, 1000)":
         "keras-channels-first-kernel-for-a-channels-last-layer",
     # each direction is not the other
+    "Layer weight shape (3, 3, 64, 64) not compatible with provided weight shape (64, 64, 3, 3)":
+        "keras-channels-last-kernel-for-a-channels-first-layer",
+    "Layer weight shape (64, 64, 3, 3) not compatible with provided weight shape (3, 3, 64, 64)":
+        "keras-channels-first-kernel-for-a-channels-last-layer",
     "Layer weight shape (64, 224, 3, 3) not compatible with provided weight shape (3, 3, 3, 64)":
         "keras-channels-first-kernel-for-a-channels-last-layer",
     "Layer weight shape (3, 3, 224, 64) not compatible with provided weight shape (64, 3, 3, 3)":
