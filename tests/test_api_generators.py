@@ -118,3 +118,67 @@ def test_a_module_is_claimed_where_its_package_was_there_without_it() -> None:
     assert pattern.search("    import theano.gpuarray.type\nImportError: No module named gpuarray.type")
     assert not pattern.search("    import theano.sandbox.gpuarray.type\nImportError: No module named gpuarray.type")
     assert not pattern.search("ImportError: No module named gpuarray.type")
+
+
+def _module(sure: list[str], may: list[str] | None = None, subs: list[str] | None = None) -> dict:
+    return {"sure": sure, "may": sorted(set(sure) | set(may or [])), "subs": subs or []}
+
+
+def _removed_tags(old: dict, newest: dict, middle: dict | None = None) -> dict:
+    tags = theano_api_added.TAGS
+    by_tag = {tag: dict(middle if middle is not None else old) for tag in tags[:-1]}
+    by_tag[tags[0]] = old
+    by_tag[tags[-1]] = newest
+    return by_tag
+
+
+def test_a_name_an_old_release_always_had_and_the_newest_lacks_is_claimed_removed_with_its_last_tag() -> None:
+    tags = theano_api_added.TAGS
+    old = {"theano": _module(["function", "ProfileMode"]), "theano.tensor.nnet": _module(["conv3D", "sigmoid"])}
+    middle = {"theano": _module(["function"]), "theano.tensor.nnet": _module(["conv3D", "sigmoid"])}
+    newest = {"theano": _module(["function"]), "theano.tensor.nnet": _module(["sigmoid"])}
+    gone = theano_api_added.removed(_removed_tags(old, newest, middle), "attribute")
+    assert gone == {"theano": {"ProfileMode": tags[0]}, "theano.tensor.nnet": {"conv3D": tags[-2]}}
+
+
+def test_no_removal_claimed_where_the_newest_may_still_have_it_or_it_was_never_sure() -> None:
+    # bound under a condition in the newest (a try/if), or a submodule there: it may be found
+    newest = {"theano.tensor.nnet": _module([], may=["conv3D"], subs=["neighbours"])}
+    old = {"theano.tensor.nnet": _module(["conv3D", "neighbours"])}
+    assert theano_api_added.removed(_removed_tags(old, newest), "import") == {}
+    # the old release had it only under a condition: nobody could count on it
+    old = {"theano.tensor.nnet": _module([], may=["conv3D"])}
+    assert theano_api_added.removed(_removed_tags(old, {"theano.tensor.nnet": _module([])}), "import") == {}
+    # a standard-library module or a builtin bound by an import is nobody's API
+    old = {"theano.tensor.nnet": _module(["os", "any", "sys"])}
+    assert theano_api_added.removed(_removed_tags(old, {"theano.tensor.nnet": _module([])}), "import") == {}
+
+
+def test_removals_with_a_message_of_their_own_are_left_to_it() -> None:
+    # theano.sandbox.cuda is a stub in 1.0 that raises its own error; downsample has its message
+    old = {"theano.sandbox.cuda": _module(["CudaNdarrayType"]), "theano.tensor.signal": _module([], subs=["downsample"])}
+    newest = {"theano.sandbox.cuda": _module([]), "theano.tensor.signal": _module([])}
+    assert theano_api_added.removed(_removed_tags(old, newest), "import") == {}
+    by_tag = _removed_tags({"theano.tensor.signal": {}, "theano.tensor.signal.downsample": {}},
+                           {"theano.tensor.signal": {}})
+    assert theano_api_added.removed_modules(by_tag) == {}
+
+
+def test_a_bundled_module_is_claimed_removed_from_its_package_as_a_name_and_as_a_module() -> None:
+    tags = theano_api_added.TAGS
+    old = {"theano.compat": _module([], subs=["six"]), "theano.compat.six": {}, "theano.compat.six.moves": {},
+           "theano.sandbox": {}, "theano.sandbox.test_scan": {}}
+    newest = {"theano.compat": _module([]), "theano.sandbox": {}}
+    by_tag = _removed_tags(old, newest)
+    assert theano_api_added.removed(by_tag, "import") == {"theano.compat": {"six": tags[-2]}}
+    assert theano_api_added.removed(by_tag, "attribute") == {}  # a submodule is an attribute only once imported
+    # the first missing module only (what the ImportError names), and no test files
+    modules = theano_api_added.removed_modules(by_tag)
+    assert modules == {"theano.compat.six": tags[-2]}
+    pattern = re.compile(theano_api_added.removed_module_pattern(modules))
+    assert pattern.search("ModuleNotFoundError: No module named 'theano.compat.six'")
+    assert pattern.search("    from theano.compat.six.moves import input, zip as izip\nImportError: No module named six.moves")
+    # Python 2's bare form is any six's: it counts only after the import line naming Theano's
+    assert not pattern.search("    from six.moves import input\nImportError: No module named six.moves")
+    assert not pattern.search("ImportError: No module named six.moves")
+    assert not pattern.search("ModuleNotFoundError: No module named 'theano.compat.sixes'")

@@ -94,6 +94,8 @@ SCRIPT_CASES = {
     "theano090-name-added-later": ("theano-name-added-after-release", "LD121"),
     "theano082-keyword-added-later": ("theano-keyword-added-after-release", "LD121"),
     "theano082-module-added-later": ("theano-module-added-after-release", "LD121"),
+    "theano105-removed-compat-six": ("theano-module-removed-after-release", "LD165"),
+    "theano105-removed-profilemode": ("theano-name-removed-after-release", "LD165"),
     "theano090-tmpdir-noexec": ("theano-trial-compile-oserror-hidden", None),
     "theano105-unpickle-gpuarray-no-pygpu": ("theano-unpickle-gpu-array-without-backend", "LD536"),
     "theano090-unpickle-cudandarray-no-cuda": ("theano-unpickle-gpu-array-without-backend", "LD536"),
@@ -177,6 +179,8 @@ RERUN_SCRIPTS = {
     "keras231-tf-only-function": (KERAS_231, "keras_tf_only.py"),
     "theano082-keyword-added-later": (THEANO_082, "keyword_added_later.py"),
     "theano082-module-added-later": (THEANO_082, "module_added_later.py"),
+    "theano105-removed-compat-six": (THEANO_105, "removed_compat_six.py"),
+    "theano105-removed-profilemode": (THEANO_105, "removed_profilemode.py"),
     "theano105-blas-ldflags-include-dir": (THEANO_105, "blas_ldflags_include.py"),
     "theano105-corrmm-no-cxx": (THEANO_105, "corrmm_no_cxx.py"),
     "theano105-conv-no-scipy": (THEANO_105_NO_SCIPY, "conv_no_scipy.py"),
@@ -186,8 +190,10 @@ RERUN_SCRIPTS = {
 }
 # Re-run scripts that exit 0 (the damage they show is repaired by Theano itself).
 RERUN_EXIT = {"theano105-cache-truncated-key": 0}
-# The Theano its finding says to install, under which the same script runs.
-FIXED_BY_UPGRADE = {"theano082-keyword-added-later": THEANO_105, "theano082-module-added-later": THEANO_105}
+# The Theano its finding says to install, under which the same script runs: a newer one for
+# code written for a newer Theano (LD121), the last that had the API for older code (LD165).
+FIXED_BY_RELEASE = {"theano082-keyword-added-later": THEANO_105, "theano082-module-added-later": THEANO_105,
+                    "theano105-removed-compat-six": THEANO_090, "theano105-removed-profilemode": THEANO_082}
 # The flags that make a re-run script succeed: the fix its finding gives works.
 FIXED_BY = {
     "theano105-unpickle-gpuarray-no-pygpu": "experimental.unpickle_gpu_on_cpu=True",
@@ -333,8 +339,8 @@ def test_real_python_and_theano_still_print_what_the_scripts_recorded(name: str,
     live = _explained(proc.stdout + proc.stderr)
     assert proc.returncode == RERUN_EXIT.get(name, 1), proc.stderr[-2000:]
     assert set(live) == set(_explained((REAL / (name + ".txt")).read_bytes())), sorted(live)
-    if name in FIXED_BY_UPGRADE:
-        upgraded = legacy_venv(*FIXED_BY_UPGRADE[name])
+    if name in FIXED_BY_RELEASE:
+        upgraded = legacy_venv(*FIXED_BY_RELEASE[name])
         proc = subprocess.run([str(upgraded), copy.name], cwd=str(tmp_path), env=env, capture_output=True, timeout=600)
         assert proc.returncode == 0, proc.stderr[-2000:]
     if name not in FIXED_BY:
@@ -400,6 +406,8 @@ FIRES_FROM_THE_LOG_ALONE = {
     "keras231-tf-only-function": "LD164",
     "theano082-keyword-added-later": "LD121",
     "theano082-module-added-later": "LD121",
+    "theano105-removed-compat-six": "LD165",
+    "theano105-removed-profilemode": "LD165",
     "py38-spawn-no-guard": "LD155",
     "theano082-pythonpath-theano-dir": "LD110",
     "pip-theano082-pythonpath-theano-dir": "LD110",

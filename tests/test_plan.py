@@ -657,6 +657,25 @@ def test_a_project_with_the_old_backend_and_downsample_gets_082_which_has_both(t
     assert make_plan(record, project_mod.scan(tmp_path)).theano == "Theano==0.9.0"
 
 
+@pytest.mark.parametrize("source, theano", [
+    # Pylearn2's import of the six Theano bundled, and the old 3-D convolution: gone in 1.0
+    ("from theano.compat.six.moves import input\n", "Theano==0.9.0"),
+    ("from theano.tensor.nnet import conv3D\n", "Theano==0.9.0"),
+    # ProfileMode: gone in 0.9; 0.8.2 also has the old back-end and theano.compat.six
+    ("from theano import ProfileMode\nimport theano.sandbox.cuda\n", "Theano==0.8.2"),
+    ("from theano.compile.profilemode import ProfileMode\nfrom theano.compat import six\n", "Theano==0.8.2"),
+    # what 1.0.5 still has
+    ("from theano.tensor.nnet import conv3d\nimport six\n", "Theano==1.0.5"),
+])
+def test_a_project_using_api_theano_removed_gets_the_last_release_that_has_it(
+        tmp_path: Path, source: str, theano: str) -> None:
+    """LD165's second fix: the plan picks that release from the project's imports."""
+    (tmp_path / "net.py").write_text(source)
+    record: dict[str, Any] = {"schema": 1, "system": {"os": "linux"}, "python": {"version": "3.6.8"}}
+    plan = make_plan(record, project_mod.scan(tmp_path))
+    assert plan.theano == theano, plan.reasons
+
+
 @pytest.mark.parametrize("case, expected", [
     # no OS recorded: a ';' or a drive letter anywhere says Windows
     ({"env": {"variables": {"PYTHONPATH": r".;C:\Anaconda3\Lib\site-packages\theano"}}}, "."),

@@ -1,6 +1,6 @@
-"""Names Theano's public modules gained after 0.7: the pattern of the catalogue message
-theano-name-added-after-release and theano-attribute-added-after-release
-(rules/messages/field.toml), regenerated from the tags.
+"""Names Theano's public modules gained after 0.7, and those they lost by 1.0.5: the patterns
+of the catalogue messages theano-name-added-after-release, theano-attribute-added-after-release
+and their -removed-by-1.0.5 counterparts (rules/messages/field.toml), regenerated from the tags.
 
 For each module users import from (MODULES), the names it has at rel-1.0.5 that the same
 module lacked at rel-0.7, rel-0.8.2 or rel-0.9.0, read with Python 2.7's ast (0.7 is
@@ -8,19 +8,29 @@ Python 2 source) from a git mirror of github.com/Theano/Theano; `from x import *
 followed. Names bound only inside an if or a try, and submodules, are never claimed as
 attributes a module always has. Prints the two patterns as TOML strings, a line each, then
 the pattern of theano-module-added-after-release (the public modules an older tag lacked)
-and, on stderr, those modules with their submodules.
+and, on stderr, those modules with their submodules. Then the same three patterns the other
+way round (theano-name-removed-by-1.0.5, theano-attribute-removed-by-1.0.5,
+theano-module-removed-by-1.0.5): names and modules an older tag always had that rel-1.0.5
+lacks altogether, and on stderr the last tag that had each.
 
-    python tools/theano_api_added.py /path/to/Theano.git /path/to/python2.7
+    python tools/theano_api_added.py /path/to/Theano.git /path/to/python2.7 [/path/to/Theano-PyMC.git /path/to/python3]
+
+With the last two, two more patterns: the names and the modules Theano 1.0.5 has that
+Theano-PyMC 1.1.2 lacks (code written for Theano run under PyMC3 3.11's Theano-PyMC).
 """
 
 from __future__ import annotations
 
+import builtins
 import json
 import re
 import subprocess
 import sys
 
 TAGS = ("rel-0.7", "rel-0.8.2", "rel-0.9.0", "rel-1.0.5")
+# Theano-PyMC's release that PyMC3 3.11 requires, which reorganised Theano 1.0.5's modules
+# (theano.gof -> theano.graph and theano.link, theano.scan_module -> theano.scan)
+FORK_TAG = "rel-1.1.2"
 MODULES = re.compile(
     r"^theano(\.(tensor(\.(nnet(\.(bn|abstract_conv|conv|conv3d2d|neighbours|nnet|ctc|blocksparse))?|signal(\.(pool|conv))?"
     r"|shared_randomstreams|extra_ops|nlinalg|slinalg|fft|basic))?|gpuarray(\.(dnn|basic_ops|type|multinomial|linalg))?"
@@ -36,8 +46,11 @@ NOT_API = set(sys.stdlib_module_names) | {"np", "numpy", "scipy", "six", "theano
 _READER = r'''
 import ast, json, subprocess, sys
 git, tags = sys.argv[1], sys.argv[2:]
+# Python 2's ast (Theano 0.7 is Python 2 source) or Python 3's (Theano-PyMC 1.1 is Python 3 only)
+TRIES = tuple(getattr(ast, n) for n in ("TryExcept", "TryFinally", "Try") if hasattr(ast, n))
+ANNOTATED = getattr(ast, "AnnAssign", None)
 def out(args):
-    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     text = p.communicate()[0]
     return text if p.returncode == 0 else None
 def scan(body, names, stars, cond, pkg, subimports, conditional=False):
@@ -70,14 +83,17 @@ def scan(body, names, stars, cond, pkg, subimports, conditional=False):
         elif isinstance(node, ast.If):
             scan(node.body, names, stars, cond, pkg, subimports, True)
             scan(node.orelse, names, stars, cond, pkg, subimports, True)
-        elif isinstance(node, ast.TryExcept):
+        elif isinstance(node, TRIES) and getattr(node, "handlers", None):
             scan(node.body, names, stars, cond, pkg, subimports, True)
             scan(node.orelse, names, stars, cond, pkg, subimports, True)
             for h in node.handlers:
                 scan(h.body, names, stars, cond, pkg, subimports, True)
-        elif isinstance(node, ast.TryFinally):
+            scan(getattr(node, "finalbody", []), names, stars, cond, pkg, subimports, conditional)
+        elif isinstance(node, TRIES):  # try/finally: the body always runs
             scan(node.body, names, stars, cond, pkg, subimports, conditional)
             scan(node.finalbody, names, stars, cond, pkg, subimports, conditional)
+        elif ANNOTATED and isinstance(node, ANNOTATED) and isinstance(node.target, ast.Name):
+            bound.add(node.target.id)
 result = {}
 for tag in tags:
     files = [p for p in out(["git", "--git-dir=" + git, "ls-tree", "-r", "--name-only", tag, "theano"]).split()
@@ -90,8 +106,10 @@ for tag in tags:
     for m, p in mods.items():
         names, stars, cond, subimports = set(), [], set(), set()
         is_package = p.endswith("__init__.py")
-        scan(ast.parse(out(["git", "--git-dir=" + git, "show", tag + ":" + p]) or "").body, names, stars, cond,
-             m if is_package else None, subimports)
+        source = out(["git", "--git-dir=" + git, "show", tag + ":" + p]) or ""
+        if not isinstance(source, bytes) and source.startswith(u"\ufeff"):  # Python 3 text with a BOM
+            source = source[1:]
+        scan(ast.parse(source).body, names, stars, cond, m if is_package else None, subimports)
         package = m if is_package else m.rsplit(".", 1)[0]
         subs = set()
         if is_package:
@@ -147,6 +165,52 @@ def added(by_tag: dict[str, dict[str, dict[str, list[str]]]], kind: str) -> dict
         keep = sorted(n for n in missing - NOT_API if re.fullmatch(r"[A-Za-z]\w*", n))
         if keep:
             out[module] = keep
+    return out
+
+
+# Removed names: the old back-end's package is a stub in 1.0.5 that raises its own error
+# (theano-old-gpu-backend-removed), and downsample has a message of its own
+# (theano-cannot-import-downsample); Python's builtins bound by an import are nobody's API.
+REMOVED_ELSEWHERE = re.compile(r"^theano\.(sandbox\.cuda(\.|$)|tensor\.signal\.downsample$)")
+BUILTINS = set(dir(builtins))
+
+
+def removed(by_tag: dict[str, dict[str, dict[str, list[str]]]], kind: str,
+            tags: tuple[str, ...] = TAGS) -> dict[str, dict[str, str]]:
+    """Per module the newest tag still has, the names an older tag surely had that the newest
+    lacks altogether (not even under a condition, nor as a submodule), each with the last
+    tag that had it. kind as in added(): "import" also counts the old submodules."""
+    newest = by_tag[tags[-1]]
+    out: dict[str, dict[str, str]] = {}
+    for tag in tags[:-1]:
+        for module, found in by_tag[tag].items():
+            if not (MODULES.match(module) or module == "theano.compat") or REMOVED_ELSEWHERE.match(module):
+                continue
+            if module not in newest:
+                continue
+            subs = set(found["subs"]) if kind == "import" else set()
+            # a bundled module (theano.compat.six) is API, the same name imported is not
+            names = (set(found["sure"]) - NOT_API - BUILTINS) | subs
+            gone = names - set(newest[module]["may"]) - set(newest[module]["subs"])
+            for name in gone:
+                if re.fullmatch(r"[A-Za-z]\w*", name) and not REMOVED_ELSEWHERE.match(module + "." + name):
+                    out.setdefault(module, {})[name] = tag  # TAGS run oldest first: the last one stays
+    return out
+
+
+def removed_modules(by_tag: dict[str, dict[str, dict[str, list[str]]]],
+                    tags: tuple[str, ...] = TAGS) -> dict[str, str]:
+    """{module: the last tag that had it} for the modules an older tag had, and the newest
+    lacks while it has their parent package (the first missing one is what the ImportError
+    names); test files are no API."""
+    newest = by_tag[tags[-1]]
+    out: dict[str, str] = {}
+    for tag in tags[:-1]:
+        for module in by_tag[tag]:
+            parent, last = module.rsplit(".", 1) if "." in module else ("", module)
+            if module in newest or parent not in newest or last.startswith("test") or REMOVED_ELSEWHERE.match(module):
+                continue
+            out[module] = tag
     return out
 
 
@@ -219,11 +283,26 @@ def module_pattern(modules: dict[str, list[str]]) -> str:
             r"[^\n]{0,200}\n(?:[^\n]{0,300}\n){0,3}?[^\n]{0,60}No module named (?P=m)\b" % (full, heads))
 
 
-def main(argv: list[str]) -> int:
-    git, python2 = argv
-    done = subprocess.run([python2, "-c", _READER, git, *TAGS], capture_output=True, text=True, timeout=600,
+def removed_module_pattern(modules: dict[str, str]) -> str:
+    """theano-module-removed-by-1.0.5: Python 3 names the module in full. Python 2 names only
+    the missing part ("No module named six.moves" for theano.compat.six.moves), which a module
+    added later can share (gpuarray): that form counts only after an import line naming the
+    removed module in full."""
+    full = _alternation([re.escape(m) for m in modules])
+    python2 = _alternation([r"%s(?![\w])[^\n]{0,200}\n(?:[^\n]{0,300}\n){0,3}?[^\n]{0,60}No module named %s\b"
+                            % (re.escape(m), re.escape(m.rsplit(".", 1)[1])) for m in modules])
+    return r"No module named '(?:%s)'(?!;)|(?:from|import) (?:%s)" % (full, python2)
+
+
+def _read(python: str, git: str, tags: tuple[str, ...]) -> dict[str, dict[str, dict[str, list[str]]]]:
+    done = subprocess.run([python, "-c", _READER, git, *tags], capture_output=True, text=True, timeout=600,
                           check=True)
-    by_tag = json.loads(done.stdout)
+    return json.loads(done.stdout)
+
+
+def main(argv: list[str]) -> int:
+    git, python2 = argv[:2]
+    by_tag = _read(python2, git, TAGS)
     imports, attributes = added(by_tag, "import"), added(by_tag, "attribute")
     print(json.dumps(pattern(imports, attributes)))
     print(json.dumps(python2_attribute_pattern(attributes)))
@@ -231,7 +310,31 @@ def main(argv: list[str]) -> int:
     for module, subs in sorted(modules.items()):
         print(module, ", ".join(subs), file=sys.stderr)
     print(json.dumps(module_pattern(modules)))
+    gone_imports, gone_attributes = removed(by_tag, "import"), removed(by_tag, "attribute")
+    for module, last in sorted(gone_imports.items()):
+        print(module, ", ".join("%s (%s)" % (n, t) for n, t in sorted(last.items())), file=sys.stderr)
+    print(json.dumps(pattern(_names(gone_imports), _names(gone_attributes))))
+    print(json.dumps(python2_attribute_pattern(_names(gone_attributes))))
+    gone_modules = removed_modules(by_tag)
+    for module, tag in sorted(gone_modules.items()):
+        print(module, tag, file=sys.stderr)
+    print(json.dumps(removed_module_pattern(gone_modules)))
+    if len(argv) == 4:  # and what Theano-PyMC 1.1 dropped of Theano 1.0.5 (Python 3 source)
+        fork_git, python3 = argv[2:]
+        pair = {TAGS[-1]: by_tag[TAGS[-1]], FORK_TAG: _read(python3, fork_git, (FORK_TAG,))[FORK_TAG]}
+        tags = (TAGS[-1], FORK_TAG)
+        fork_imports, fork_attributes = removed(pair, "import", tags), removed(pair, "attribute", tags)
+        for module, last in sorted(fork_imports.items()):
+            print(FORK_TAG, "lacks", module, ", ".join(sorted(last)), file=sys.stderr)
+        print(json.dumps(pattern(_names(fork_imports), _names(fork_attributes))))
+        fork_modules = removed_modules(pair, tags)
+        print(FORK_TAG, "lacks the modules", ", ".join(sorted(fork_modules)), file=sys.stderr)
+        print(json.dumps(removed_module_pattern(fork_modules)))
     return 0
+
+
+def _names(found: dict[str, dict[str, str]]) -> dict[str, list[str]]:
+    return {module: sorted(names) for module, names in found.items()}
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from legacydoc import readiness
 from legacydoc.facts import get
 from legacydoc.i18n import N_, tr
 from legacydoc.plan.config import for_new_env, planned_config, with_pygpu_installed
-from legacydoc.plan.project import DOWNSAMPLE, OLD_BACKEND, ProjectScan
+from legacydoc.plan.project import DOWNSAMPLE, GONE_AFTER_08, GONE_AFTER_09, OLD_BACKEND, ProjectScan
 from legacydoc.plan.wheels import Wheels, admits
 from legacydoc.structs import asdict, field, struct
 from legacydoc.theanorc import machine
@@ -160,13 +160,19 @@ def choose_target(record: Mapping[str, Any], project: Optional[ProjectScan]) -> 
     lasagne_01 = (_version_of(record, "lasagne") or "").startswith("0.1") or bool(
         project and project.pin("Lasagne") and admits(project.pin("Lasagne").spec or "", "0.1")  # type: ignore[union-attr]
         and project.pin("Lasagne").spec)  # type: ignore[union-attr]
-    # downsample first: 0.8.2 has both it and the old back-end, 0.9.0 only the back-end
-    if project and project.uses(OLD_BACKEND) and not (project.uses(DOWNSAMPLE) and not lasagne_01):
-        return "Theano==0.9.0", (tr("the project imports the old GPU back-end (%s), removed in Theano 1.0; "
-                                 "0.9.0 is the last release that has it") % project.uses(OLD_BACKEND))
+    # what only 0.8.2 has first: it also has the old back-end and all 0.9.0 removed later
     if project and project.uses(DOWNSAMPLE) and not lasagne_01:
         return "Theano==0.8.2", (tr("the project imports theano.tensor.signal.downsample (%s), removed after "
                                  "Theano 0.8 (commit 1960ddab6)") % project.uses(DOWNSAMPLE))
+    if project and project.uses(GONE_AFTER_08):
+        return "Theano==0.8.2", (tr("the project uses Theano API removed in 0.9 (%s); 0.8.2 is the last release "
+                                 "that has it") % project.uses(GONE_AFTER_08))
+    if project and project.uses(OLD_BACKEND):
+        return "Theano==0.9.0", (tr("the project imports the old GPU back-end (%s), removed in Theano 1.0; "
+                                 "0.9.0 is the last release that has it") % project.uses(OLD_BACKEND))
+    if project and project.uses(GONE_AFTER_09):
+        return "Theano==0.9.0", (tr("the project uses Theano API removed in 1.0 (%s); 0.9.0 is the last release "
+                                 "that has it") % project.uses(GONE_AFTER_09))
     if uses_pymc:
         if pymc_pin and pymc_pin.spec and not admits(pymc_pin.spec, "3.11.6"):
             return "Theano==1.0.5", tr("the project pins %s%s, which needs theano>=1.0.5") % (

@@ -31,6 +31,13 @@ SKIP_DIRS = {"node_modules", "site-packages", "__pycache__", "build", "dist", "v
 # Modules whose import decides the plan (matched on the dotted name's start).
 OLD_BACKEND = ("theano.sandbox.cuda",)
 DOWNSAMPLE = ("theano.tensor.signal.downsample",)
+# Theano modules and names removed later (LD165; tools/theano_api_added.py reads them at the
+# tags): 0.9.0 is the last release with the first, 0.8.2 with the second.
+GONE_AFTER_09 = ("theano.compat.six", "theano.tensor.nnet.Conv3D", "theano.tensor.nnet.ConvGrad3D",
+                 "theano.tensor.nnet.ConvTransp3D", "theano.tensor.nnet.conv3D", "theano.tensor.nnet.convGrad3D",
+                 "theano.tensor.nnet.convTransp3D", "theano.misc.pycuda_init", "theano.misc.pycuda_utils")
+GONE_AFTER_08 = ("theano.compile.profilemode", "theano.ProfileMode", "theano.compile.ProfileMode",
+                 "theano.compat.python2x", "theano.sandbox.neighbourhoods", "theano.printing.pydotprint_variables")
 FRAMEWORKS = {"lasagne": "Lasagne", "keras": "Keras", "pymc3": "pymc3", "blocks": "blocks",
               "pylearn2": "pylearn2", "nolearn": "nolearn", "theano": "Theano"}
 _IMPORT_RE = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+([\w.*, ()]+)|import\s+([\w., ]+))", re.M)
