@@ -182,3 +182,19 @@ def test_a_bundled_module_is_claimed_removed_from_its_package_as_a_name_and_as_a
     assert not pattern.search("    from six.moves import input\nImportError: No module named six.moves")
     assert not pattern.search("ImportError: No module named six.moves")
     assert not pattern.search("ModuleNotFoundError: No module named 'theano.compat.sixes'")
+
+
+def test_a_fork_compared_with_the_release_it_left_is_read_the_same_way_in_python_3_only() -> None:
+    # Theano 1.0.5 against Theano-PyMC 1.1.2: any two tags, and no Python 2 form for the fork
+    tags = ("rel-1.0.5", "fork")
+    pair = {"rel-1.0.5": {"theano": _module(["Op", "function"]), "theano.gof": {}},
+            "fork": {"theano": _module(["function"], subs=["graph"]), "theano.graph": {}}}
+    assert theano_api_added.removed(pair, "attribute", tags) == {"theano": {"Op": "rel-1.0.5"}}
+    modules = theano_api_added.removed_modules(pair, tags)
+    assert modules == {"theano.gof": "rel-1.0.5"}
+    pattern = theano_api_added.removed_module_pattern(modules, python2=False)
+    assert re.search(pattern, "ModuleNotFoundError: No module named 'theano.gof'")
+    assert not re.search(pattern, "    from theano.gof import Op\nImportError: No module named gof")
+    # the names an older Theano lacked too are left out (the error would not tell which)
+    found = {"theano": {"Op": "rel-1.0.5", "scan_checkpoints": "rel-1.0.5"}}
+    assert theano_api_added._without(found, {"theano": ["scan_checkpoints"]}) == {"theano": {"Op": "rel-1.0.5"}}

@@ -209,6 +209,34 @@ def test_what_theano_did_not_remove_is_not_called_removed(text: str) -> None:
 
 
 @pytest.mark.parametrize("text, message", [
+    # recorded with Theano-PyMC 1.1.2 (tests/data/real_logs/theanopymc112-*.txt)
+    ("AttributeError: module 'theano' has no attribute 'Op'\n", "theano-name-not-in-theano-pymc-11"),
+    ("ModuleNotFoundError: No module named 'theano.gof'\n", "theano-module-not-in-theano-pymc-11"),
+    ("ImportError: cannot import name 'MRG_RandomStreams' from 'theano.sandbox.rng_mrg' (/x/rng_mrg.py)\n",
+     "theano-name-not-in-theano-pymc-11"),
+    ("ModuleNotFoundError: No module named 'theano.scan_module'\n", "theano-module-not-in-theano-pymc-11"),
+])
+def test_theano_10_api_that_theano_pymc_11_moved_is_named(text: str, message: str) -> None:
+    ids = set(found_in(text))
+    assert message in ids, ids
+    assert "theano-name-added-after-release" not in ids, ids
+
+
+@pytest.mark.parametrize("text", [
+    # what Theano-PyMC 1.1 still has, and a name an older Theano lacked as well (then the
+    # error cannot say which of the two the code met: it stays theano-name-added-after-release's)
+    "AttributeError: module 'theano' has no attribute 'function'\n",
+    "ModuleNotFoundError: No module named 'theano.graph'\n",
+    "AttributeError: module 'theano' has no attribute 'scan_checkpoints'\n",
+    # Python 2 never ran Theano-PyMC
+    "    from theano.gof import Op\nImportError: No module named gof\n",
+])
+def test_what_theano_pymc_11_has_or_cannot_be_told_apart_is_not_claimed(text: str) -> None:
+    ids = set(found_in(text))
+    assert not ids & {"theano-name-not-in-theano-pymc-11", "theano-module-not-in-theano-pymc-11"}, ids
+
+
+@pytest.mark.parametrize("text, message", [
     ("ImportError: No module named theano\n", "python-no-module-theano"),
     ("ModuleNotFoundError: No module named 'theano'\n", "python-no-module-theano"),
     # what CPython 3.8 prints when a theano.py of the user's is imported instead (run here)
