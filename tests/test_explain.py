@@ -558,3 +558,56 @@ def test_explain_with_facts_hides_this_machines_home_in_the_facts_path(tmp_path:
         proc = cli("explain", str(log), "--facts", str(facts_copy), "--format", fmt,
                    env={"HOME": str(home), "USER": "dave"})
         assert proc.returncode == 0 and str(home).encode() not in proc.stdout, fmt
+
+
+@pytest.mark.parametrize("text, message", [
+    # Mask_RCNN#1888 and #290 (Keras on Theano given tf.int32); the KeyError Theano raises
+    # first, under its dtype_specs frame, as a paste cut before the TypeError shows it
+    ("TypeError: Unsupported dtype for TensorType: <dtype: 'int32'>\n", "keras-tensorflow-dtype-given-to-theano"),
+    ('  File "/x/lib/python3.6/site-packages/theano/tensor/type.py", line 269, in dtype_specs\n'
+     "    }[self.dtype]\nKeyError: \"<dtype: 'int32'>\"\n", "keras-tensorflow-dtype-given-to-theano"),
+    # Mask_RCNN#305 (TensorFlow 1.x given a Theano variable), both of its lines
+    ("TypeError: Failed to convert object of type <class 'theano.tensor.var.TensorVariable'> to Tensor. "
+     "Contents: Elemwise{add,no_inplace}.0. Consider casting elements to a supported type.\n",
+     "tensorflow-given-a-theano-variable"),
+    ("TypeError: Expected binary or unicode string, got Elemwise{add,no_inplace}.0\n",
+     "tensorflow-given-a-theano-variable"),
+    # Keras 1's predict names no prefix (surround_vehicles_awareness#14)
+    ("Exception: Error when checking : expected input_2 to have shape (None, 224, 224, 3) but got array with "
+     "shape (1L, 3L, 224L, 224L)\n", "keras-input-shape-mismatch-dim-ordering"),
+])
+def test_keras_and_tensorflow_objects_crossing_back_ends_are_named(text: str, message: str) -> None:
+    assert message in found_in(text)
+
+
+@pytest.mark.parametrize("text", [
+    "TypeError: Unsupported dtype for TensorType: object\n",  # numpy's object arrays: not TensorFlow's
+    "KeyError: \"<dtype: 'int32'>\"\n",  # no Theano frame above it
+    "TypeError: Expected binary or unicode string, got input_2\n",  # a name, which anything can have
+    "TypeError: Failed to convert object of type <class 'list'> to Tensor. Contents: [None, 3].\n",
+    "ValueError: Error when checking target: expected dense_1 to have shape (None, 10) but got array with "
+    "shape (32, 1)\n",  # the labels, not the image layout
+])
+def test_lookalikes_of_crossed_back_ends_are_not_named(text: str) -> None:
+    assert not set(found_in(text)) & {"keras-tensorflow-dtype-given-to-theano", "tensorflow-given-a-theano-variable",
+                                      "keras-input-shape-mismatch-dim-ordering"}
+
+
+def test_tensorflow_given_a_theano_variable_blames_the_back_end_the_banner_names(tmp_path: Path) -> None:
+    """Keras on Theano under TensorFlow code is LD167; Keras on TensorFlow under Theano code is
+    not; with neither banner, both causes are shown as undecided."""
+    error = ("TypeError: Failed to convert object of type <class 'theano.tensor.var.TensorVariable'> to Tensor. "
+             "Contents: Elemwise{add,no_inplace}.0. Consider casting elements to a supported type.\n")
+    facts = tmp_path / "facts.toml"
+    facts.write_text('schema = 1\nlegacydoc_version = "0.1.0"\ncollected_at = "2018-01-01T00:00:00+00:00"\n'
+                     'redacted = true\n[system]\nos = "linux"\n', encoding="utf-8")
+    log = tmp_path / "run.log"
+    for banner, fires in (("Using Theano backend.\n", True), ("Using TensorFlow backend.\n", False)):
+        log.write_text(banner + "Traceback (most recent call last):\n  File \"model.py\", line 9, in build\n"
+                       + error, encoding="utf-8")
+        out = cli("check", "--facts", str(facts), "--log", str(log), env={"LEGACYDOC_LANG": "en"}).stdout.decode()
+        assert ("[LD167 tensorflow-code-on-keras-theano]" in out) == fires, (banner, out)
+    log.write_text(error, encoding="utf-8")
+    out = cli("check", "--facts", str(facts), "--log", str(log), env={"LEGACYDOC_LANG": "en"}).stdout.decode()
+    assert "[LD167 tensorflow-code-on-keras-theano]" in out and "[LD122 keras-backend-not-theano]" in out, out
+    assert "the record does not say which" in out, out
