@@ -611,3 +611,17 @@ def test_tensorflow_given_a_theano_variable_blames_the_back_end_the_banner_names
     out = cli("check", "--facts", str(facts), "--log", str(log), env={"LEGACYDOC_LANG": "en"}).stdout.decode()
     assert "[LD167 tensorflow-code-on-keras-theano]" in out and "[LD122 keras-backend-not-theano]" in out, out
     assert "the record does not say which" in out, out
+
+
+@pytest.mark.parametrize("text, found", [
+    # Theano 0.9.0's GPU kernel bytes above 127 in a char array, as g++ 6+ reports them
+    # (TNet#11; libgpuarray#403 with typographic quotes)
+    ("mod.cpp:19:0: error: narrowing conversion of '138' from 'int' to 'char' inside { } [-Wnarrowing]\n", True),
+    ("mod.cpp:17:0: error: narrowing conversion of \u2018168\u2019 from \u2018int\u2019 to \u2018char\u2019 "
+     "inside { } [-Wnarrowing]\n", True),
+    # a byte that fits a char is some other code's narrowing, not a kernel binary's
+    ("mod.cpp:19:0: error: narrowing conversion of '100' from 'int' to 'char' inside { } [-Wnarrowing]\n", False),
+    ("x.cpp:3:1: error: narrowing conversion of '300' from 'int' to 'char' inside { } [-Wnarrowing]\n", False),
+])
+def test_theano_09_kernel_binaries_rejected_by_new_gxx_are_named(text: str, found: bool) -> None:
+    assert ("theano-gpuarray-kernel-binary-narrowing" in found_in(text)) == found
