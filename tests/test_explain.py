@@ -625,3 +625,18 @@ def test_tensorflow_given_a_theano_variable_blames_the_back_end_the_banner_names
 ])
 def test_theano_09_kernel_binaries_rejected_by_new_gxx_are_named(text: str, found: bool) -> None:
     assert ("theano-gpuarray-kernel-binary-narrowing" in found_in(text)) == found
+
+
+@pytest.mark.parametrize("text, found", [
+    # names theano.sandbox.cuda binds only when CUDA initialised (voxnet#5; a macOS notebook)
+    ("NameError: global name 'HostFromGpu' is not defined\n", True),
+    ("ImportError: cannot import name as_cuda_ndarray_variable\n", True),
+    ("ImportError: cannot import name 'HostFromGpu' from 'theano.sandbox.cuda' (/x/theano/sandbox/cuda/__init__.py)\n",
+     True),
+    ("AttributeError: module 'theano.sandbox.cuda' has no attribute 'CURAND_RandomStreams'\n", True),
+    # the new back-end's modules have their own ops of these names: not the old back-end's
+    ("ImportError: cannot import name 'GpuElemwise' from 'theano.gpuarray.elemwise' (/x/elemwise.py)\n", False),
+    ("NameError: name 'HostFromGpu2' is not defined\n", False),
+])
+def test_old_backend_names_missing_without_cuda_are_named(text: str, found: bool) -> None:
+    assert ("theano-old-backend-name-missing-without-cuda" in found_in(text)) == found
