@@ -35,7 +35,8 @@ DOWNSAMPLE = ("theano.tensor.signal.downsample",)
 # tags): 0.9.0 is the last release with the first, 0.8.2 with the second.
 GONE_AFTER_09 = ("theano.compat.six", "theano.tensor.nnet.Conv3D", "theano.tensor.nnet.ConvGrad3D",
                  "theano.tensor.nnet.ConvTransp3D", "theano.tensor.nnet.conv3D", "theano.tensor.nnet.convGrad3D",
-                 "theano.tensor.nnet.convTransp3D", "theano.misc.pycuda_init", "theano.misc.pycuda_utils")
+                 "theano.tensor.nnet.convTransp3D", "theano.misc.pycuda_init", "theano.misc.pycuda_utils",
+                 "theano.misc.pycuda_example")
 GONE_AFTER_08 = ("theano.compile.profilemode", "theano.ProfileMode", "theano.compile.ProfileMode",
                  "theano.compat.python2x", "theano.sandbox.neighbourhoods", "theano.printing.pydotprint_variables")
 FRAMEWORKS = {"lasagne": "Lasagne", "keras": "Keras", "pymc3": "pymc3", "blocks": "blocks",

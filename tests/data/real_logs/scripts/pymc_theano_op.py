@@ -1,5 +1,5 @@
-# A custom Op written against Theano 1.0 (as PyMC3's "black box likelihood" examples did
-# before 3.11), run under Theano-PyMC 1.1, which moved Op to theano.graph.op.
+# A custom Op declared as theano.Op, as code written against Theano 1.0 could do, run
+# under Theano-PyMC 1.1, which moved Op to theano.graph.op.
 import numpy as np
 import theano
 import theano.tensor as tt
