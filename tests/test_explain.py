@@ -643,3 +643,22 @@ def test_theano_09_kernel_binaries_rejected_by_new_gxx_are_named(text: str, foun
 ])
 def test_old_backend_names_missing_without_cuda_are_named(text: str, found: bool) -> None:
     assert ("theano-old-backend-name-missing-without-cuda" in found_in(text)) == found
+
+
+@pytest.mark.parametrize("text, message", [
+    # CorrMM's im2col buffer: Theano 0.8's two numbers, 1.0's three, the GPU ops (neural-enhance#14,
+    # acapellabot#6)
+    ("RuntimeError: CorrMM failed to allocate working memory of 1600 x 1048576\n", "theano-corrmm-working-memory"),
+    ("RuntimeError: CorrMM failed to allocate working memory of 1 x 1024 x 2603755\n", "theano-corrmm-working-memory"),
+    ("RuntimeError: GpuCorrMM failed to allocate working memory of 576 x 802816\n", "theano-corrmm-working-memory"),
+    # a segmentation fault quoted inside a report's sentence, and without the space (Lasagne#400, #604, #895)
+    ("I get 'Segmentation fault (core dumped)' while performing net2.fit(X,y)\n", "process-segmentation-fault"),
+    ("Running it results in a `Segmentation fault (core dumped)` for the first batch.\n", "process-segmentation-fault"),
+    ("Segmentation fault(core dumped)\n", "process-segmentation-fault"),
+])
+def test_memory_and_crash_forms_from_lasagne_threads_are_named(text: str, message: str) -> None:
+    assert message in found_in(text)
+
+
+def test_a_segmentation_fault_named_in_passing_is_not_a_crash() -> None:
+    assert "process-segmentation-fault" not in found_in("the Segmentation fault handler is installed\n")
