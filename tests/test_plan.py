@@ -666,6 +666,13 @@ def test_a_project_with_the_old_backend_and_downsample_gets_082_which_has_both(t
     ("from theano.compile.profilemode import ProfileMode\nfrom theano.compat import six\n", "Theano==0.8.2"),
     # what 1.0.5 still has
     ("from theano.tensor.nnet import conv3d\nimport six\n", "Theano==1.0.5"),
+    # reached as attributes, which no import line names (the recorded removed_profilemode.py)
+    ("import theano\nf = theano.function([], [], mode=theano.ProfileMode())\n", "Theano==0.8.2"),
+    ("import theano.tensor as T\ny = T.nnet.conv3D(V=x, W=w, b=b, d=(1, 1, 1))\n", "Theano==0.9.0"),
+    # Python 2 code, read as text; a comment is not a use
+    ("import theano\nprint 'profiling'\nmode = theano.ProfileMode()\n", "Theano==0.8.2"),
+    ("import theano\nprint 'no'\n# theano.ProfileMode was removed in 0.9\n", "Theano==1.0.5"),
+    ("import theano\n# theano.ProfileMode was removed in 0.9\nmode = 'FAST_RUN'\n", "Theano==1.0.5"),
 ])
 def test_a_project_using_api_theano_removed_gets_the_last_release_that_has_it(
         tmp_path: Path, source: str, theano: str) -> None:

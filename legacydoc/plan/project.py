@@ -244,6 +244,39 @@ def _scipy_misc_image_use(tree: ast.AST) -> Optional[tuple[int, str]]:
     return None
 
 
+def _removed_theano_uses(tree: ast.AST) -> Iterator[tuple[str, int]]:
+    """Theano names removed later that code reaches as attributes, which no import line names
+    (theano.ProfileMode(...), T.nnet.conv3D(...)): as the dotted names GONE_AFTER_* list."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        owner = node.value
+        owner_name = owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else ""
+        if node.attr == "ProfileMode" and owner_name in ("theano", "compile"):
+            yield "theano.ProfileMode", node.lineno
+        elif node.attr in _GONE_NNET and owner_name == "nnet":
+            yield "theano.tensor.nnet." + node.attr, node.lineno
+        elif node.attr == "pydotprint_variables" and owner_name == "printing":
+            yield "theano.printing.pydotprint_variables", node.lineno
+
+
+_GONE_NNET = frozenset({"conv3D", "convGrad3D", "convTransp3D", "Conv3D", "ConvGrad3D", "ConvTransp3D"})
+# The same read from the text of code Python 3 cannot parse, comments left out.
+_REMOVED_USES_RE = re.compile(r"^[^#\n]*?(?:\b(?:theano|compile)\.(?P<pm>ProfileMode)\b|\.nnet\.(?P<nnet>%s)\b"
+                              r"|\bprinting\.(?P<pdv>pydotprint_variables)\b)" % "|".join(sorted(_GONE_NNET)), re.M)
+
+
+def _removed_theano_uses_regex(text: str) -> Iterator[tuple[str, int]]:
+    for match in _REMOVED_USES_RE.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        if match.group("pm"):
+            yield "theano.ProfileMode", line
+        elif match.group("nnet"):
+            yield "theano.tensor.nnet." + match.group("nnet"), line
+        else:
+            yield "theano.printing.pydotprint_variables", line
+
+
 # The same for code Python 3 cannot parse (Python 2 projects are the ones that use them most).
 _SCIPY_MISC_RE = re.compile(
     r"(?:scipy\.misc\.|from scipy\.misc import [^\n]*?\b)(%s)\b" % "|".join(sorted(SCIPY_MISC_IMAGES)))
@@ -254,7 +287,7 @@ def _scan_python(text: str, scan: ProjectScan, rel: str) -> None:
     images: Optional[tuple[int, str]] = None
     try:
         tree = ast.parse(text)
-        found = list(_imports_ast(tree))
+        found = list(_imports_ast(tree)) + list(_removed_theano_uses(tree))
         if not vendored:
             scan._py2_imports.extend((rel, line, module) for line, module in _py2_module_imports(tree))
         images = _scipy_misc_image_use(tree) if not scan.scipy_misc_images else None
@@ -262,7 +295,7 @@ def _scan_python(text: str, scan: ProjectScan, rel: str) -> None:
     # CPython raises RecursionError, or MemoryError when its own stack overflows
     # ("x = ------...1"); the file is small (MAX_BYTES), the text is read by pattern.
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        found = list(_imports_regex(text))
+        found = list(_imports_regex(text)) + list(_removed_theano_uses_regex(text))
         match = _PY2_RE.search(text)
         if match and not vendored:
             scan.py2_only.append("%s:%d" % (rel, text.count("\n", 0, match.start()) + 1))
