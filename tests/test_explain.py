@@ -573,6 +573,10 @@ def test_explain_with_facts_hides_this_machines_home_in_the_facts_path(tmp_path:
     ("TypeError: Expected binary or unicode string, got Elemwise{add,no_inplace}.0\n",
      "tensorflow-given-a-theano-variable"),
     ("TypeError: Expected binary or unicode string, got dot.0\n", "tensorflow-given-a-theano-variable"),
+    # the other way: Theano given a TensorFlow tensor (image-analogies#35)
+    ("theano.tensor.var.AsTensorError: ('Cannot convert Tensor(\"ExpandDims:0\", shape=(1, 256, 32, 22), "
+     "dtype=float32) to TensorType', <class 'tensorflow.python.framework.ops.Tensor'>)\n",
+     "theano-method-on-tensorflow-tensor"),
     # Keras 1's predict names no prefix (surround_vehicles_awareness#14)
     ("Exception: Error when checking : expected input_2 to have shape (None, 224, 224, 3) but got array with "
      "shape (1L, 3L, 224L, 224L)\n", "keras-input-shape-mismatch-dim-ordering"),
@@ -662,3 +666,12 @@ def test_memory_and_crash_forms_from_lasagne_threads_are_named(text: str, messag
 
 def test_a_segmentation_fault_named_in_passing_is_not_a_crash() -> None:
     assert "process-segmentation-fault" not in found_in("the Segmentation fault handler is installed\n")
+
+
+
+def test_a_gpu_context_registered_twice_is_named() -> None:
+    """theano_alexnet#31: device=cuda in the config and theano.gpuarray.use() in the code."""
+    text = ("ValueError: ('The following error happened while compiling the node', DnnVersion(), '\\n', "
+            "'context name None is already defined')\n")
+    assert "theano-gpuarray-context-already-defined" in found_in(text)
+    assert "theano-gpuarray-context-already-defined" not in found_in("the name is already defined elsewhere\n")
