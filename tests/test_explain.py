@@ -573,6 +573,9 @@ def test_explain_with_facts_hides_this_machines_home_in_the_facts_path(tmp_path:
     ("TypeError: Expected binary or unicode string, got Elemwise{add,no_inplace}.0\n",
      "tensorflow-given-a-theano-variable"),
     ("TypeError: Expected binary or unicode string, got dot.0\n", "tensorflow-given-a-theano-variable"),
+    # the other way: Theano given a TensorFlow tensor (image-analogies#35), TensorFlow 2's eager one too
+    ("theano.tensor.var.AsTensorError: ('Cannot convert tf.Tensor([1. 2.], shape=(2,), dtype=float32) to "
+     "TensorType', <class 'tensorflow.python.framework.ops.EagerTensor'>)\n", "theano-method-on-tensorflow-tensor"),
     # the other way: Theano given a TensorFlow tensor (image-analogies#35)
     ("theano.tensor.var.AsTensorError: ('Cannot convert Tensor(\"ExpandDims:0\", shape=(1, 256, 32, 22), "
      "dtype=float32) to TensorType', <class 'tensorflow.python.framework.ops.Tensor'>)\n",
@@ -643,6 +646,10 @@ def test_theano_09_kernel_binaries_rejected_by_new_gxx_are_named(text: str, foun
     ("AttributeError: module 'theano.sandbox.cuda' has no attribute 'CURAND_RandomStreams'\n", True),
     # the new back-end's modules have their own ops of these names: not the old back-end's
     ("ImportError: cannot import name 'GpuElemwise' from 'theano.gpuarray.elemwise' (/x/elemwise.py)\n", False),
+    # Python 2's bare form of a name theano.gpuarray has too counts only after the import line
+    ("ImportError: cannot import name HostFromGpu\n", False),
+    ("    from theano.sandbox.cuda import HostFromGpu, GpuFromHost\nImportError: cannot import name HostFromGpu\n",
+     True),
     ("NameError: name 'HostFromGpu2' is not defined\n", False),
 ])
 def test_old_backend_names_missing_without_cuda_are_named(text: str, found: bool) -> None:
@@ -664,8 +671,16 @@ def test_memory_and_crash_forms_from_lasagne_threads_are_named(text: str, messag
     assert message in found_in(text)
 
 
-def test_a_segmentation_fault_named_in_passing_is_not_a_crash() -> None:
-    assert "process-segmentation-fault" not in found_in("the Segmentation fault handler is installed\n")
+@pytest.mark.parametrize("text", [
+    "the Segmentation fault handler is installed\n",
+    'If you see a "Segmentation fault" here, rebuild the module.\n',
+    '    raise RuntimeError("Segmentation fault")\n',
+    "A Segmentation fault's cause is in the backtrace.\n",
+    # the compiler crashed, not the program (celerite2#20's clang inside Theano's message)
+    "Compilation failed (return status=254): clang-10: error: unable to execute command: Segmentation fault: 11'\n",
+])
+def test_a_segmentation_fault_named_in_passing_is_not_a_crash(text: str) -> None:
+    assert "process-segmentation-fault" not in found_in(text)
 
 
 
@@ -675,3 +690,12 @@ def test_a_gpu_context_registered_twice_is_named() -> None:
             "'context name None is already defined')\n")
     assert "theano-gpuarray-context-already-defined" in found_in(text)
     assert "theano-gpuarray-context-already-defined" not in found_in("the name is already defined elsewhere\n")
+
+
+def test_a_bare_mkl_install_name_on_macos_is_told_apart_from_sip() -> None:
+    """Theano#1871: Anaconda's MKL dylibs carry bare install names (OS X 10.9, no SIP)."""
+    log = ("ImportError: dlopen(/Users/u/.theano/compiledir/tmp/x.so, 2): Library not loaded: "
+           "libmkl_intel_lp64.dylib\n  Referenced from: /Users/u/.theano/compiledir/tmp/x.so\n"
+           "  Reason: image not found\n")
+    out = cli("explain", "-", stdin=log.encode(), env={"LEGACYDOC_LANG": "en"}).stdout.decode()
+    assert "bare install names" in out and "DYLD_FALLBACK_LIBRARY_PATH" in out, out

@@ -669,10 +669,16 @@ def test_a_project_with_the_old_backend_and_downsample_gets_082_which_has_both(t
     # reached as attributes, which no import line names (the recorded removed_profilemode.py)
     ("import theano\nf = theano.function([], [], mode=theano.ProfileMode())\n", "Theano==0.8.2"),
     ("import theano.tensor as T\ny = T.nnet.conv3D(V=x, W=w, b=b, d=(1, 1, 1))\n", "Theano==0.9.0"),
-    # Python 2 code, read as text; a comment is not a use
+    ("import theano\nm = theano.compile.profilemode.ProfileMode()\n", "Theano==0.8.2"),
+    # an optional use (under an if or a try) does not decide the release
+    ("import theano\nif PROFILE:\n    mode = theano.ProfileMode()\n", "Theano==1.0.5"),
+    # a class of the user's own, in a file that does not import theano
+    ("nnet = Net()\nnnet.Conv3D(1)\n", "Theano==1.0.5"),
+    # Python 2 code, read as text; a comment or a string is not a use
     ("import theano\nprint 'profiling'\nmode = theano.ProfileMode()\n", "Theano==0.8.2"),
+    ("from theano.tensor import nnet\nprint 'conv'\ny = nnet.conv3D(V=x, W=w, b=b, d=(1, 1, 1))\n", "Theano==0.9.0"),
     ("import theano\nprint 'no'\n# theano.ProfileMode was removed in 0.9\n", "Theano==1.0.5"),
-    ("import theano\n# theano.ProfileMode was removed in 0.9\nmode = 'FAST_RUN'\n", "Theano==1.0.5"),
+    ("import theano\nprint \"use theano.ProfileMode() for timings\"\n", "Theano==1.0.5"),
 ])
 def test_a_project_using_api_theano_removed_gets_the_last_release_that_has_it(
         tmp_path: Path, source: str, theano: str) -> None:
@@ -716,3 +722,16 @@ def test_python_2_keeps_its_pythonpath(tmp_path: Path) -> None:
     assert not any("PYTHONPATH" in s.title for s in plan.steps)
     record["python"]["version"] = "3.6.8"  # the same folder under Python 3 must go
     assert any("PYTHONPATH" in s.title for s in make_plan(record).steps)
+
+
+def test_removed_theano_uses_in_python_2_text_keep_their_line_numbers(tmp_path: Path) -> None:
+    (tmp_path / "net.py").write_text("import theano\nprint 'a'\n\nx = 1\nmode = theano.ProfileMode()\n"
+                                     "y = theano.ProfileMode()\n")
+    assert project_mod.scan(tmp_path).uses(project_mod.GONE_AFTER_08) == "net.py:5"
+
+
+def test_the_first_use_is_the_first_by_line_number_not_by_text(tmp_path: Path) -> None:
+    (tmp_path / "net.py").write_text("import os\nimport theano.tensor.nnet.Conv3D\n" + "x = 1\n" * 7
+                                     + "import theano.compat.six\n")
+    scan = project_mod.scan(tmp_path)
+    assert scan.uses(project_mod.GONE_AFTER_09) == "net.py:2"  # not net.py:10, which sorts first as text

@@ -96,7 +96,7 @@ class ProjectScan:
 
     def uses(self, prefixes: tuple[str, ...]) -> Optional[str]:
         """file:line of the first import of a module under one of these names, else None."""
-        for module, where in sorted(self.imports.items(), key=lambda kv: kv[1]):
+        for module, where in sorted(self.imports.items(), key=lambda kv: _place(kv[1])):
             if any(module == p or module.startswith(p + ".") for p in prefixes):
                 return where
         return None
@@ -128,6 +128,12 @@ class ProjectScan:
 
 def _norm(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _place(where: str) -> tuple[str, int]:
+    """'net.py:10' sorts after 'net.py:2'."""
+    path, _, line = where.rpartition(":")
+    return (path, int(line)) if line.isdigit() else (where, 0)
 
 
 def _walk(root: Path) -> Iterator[Path]:
@@ -165,8 +171,9 @@ def _imports_ast(tree: ast.AST) -> Iterator[tuple[str, int]]:
 
 
 def _imports_regex(text: str) -> Iterator[tuple[str, int]]:
+    lines = _LineCounter(text)
     for match in _IMPORT_RE.finditer(text):
-        line = text.count("\n", 0, match.start()) + 1
+        line = lines.at(match.start())
         if match.group(1):
             yield match.group(1), line
             for name in re.split(r"[,\s()]+", match.group(2)):
@@ -244,15 +251,25 @@ def _scipy_misc_image_use(tree: ast.AST) -> Optional[tuple[int, str]]:
     return None
 
 
+def _imports_theano(found: list[tuple[str, int]]) -> bool:
+    return any(module == "theano" or module.startswith("theano.") for module, _ in found)
+
+
 def _removed_theano_uses(tree: ast.AST) -> Iterator[tuple[str, int]]:
     """Theano names removed later that code reaches as attributes, which no import line names
-    (theano.ProfileMode(...), T.nnet.conv3D(...)): as the dotted names GONE_AFTER_* list."""
-    for node in ast.walk(tree):
+    (theano.ProfileMode(...), T.nnet.conv3D(...)): as the dotted names GONE_AFTER_* list. A
+    use under an if or a try is optional (if self.profile: ...; hasattr guards): not counted."""
+    pending: list[ast.AST] = [tree]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.If, ast.Try, ast.IfExp)):
+            continue
+        pending.extend(ast.iter_child_nodes(node))
         if not isinstance(node, ast.Attribute):
             continue
         owner = node.value
         owner_name = owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else ""
-        if node.attr == "ProfileMode" and owner_name in ("theano", "compile"):
+        if node.attr == "ProfileMode" and owner_name in ("theano", "compile", "profilemode"):
             yield "theano.ProfileMode", node.lineno
         elif node.attr in _GONE_NNET and owner_name == "nnet":
             yield "theano.tensor.nnet." + node.attr, node.lineno
@@ -261,20 +278,38 @@ def _removed_theano_uses(tree: ast.AST) -> Iterator[tuple[str, int]]:
 
 
 _GONE_NNET = frozenset({"conv3D", "convGrad3D", "convTransp3D", "Conv3D", "ConvGrad3D", "ConvTransp3D"})
-# The same read from the text of code Python 3 cannot parse, comments left out.
-_REMOVED_USES_RE = re.compile(r"^[^#\n]*?(?:\b(?:theano|compile)\.(?P<pm>ProfileMode)\b|\.nnet\.(?P<nnet>%s)\b"
-                              r"|\bprinting\.(?P<pdv>pydotprint_variables)\b)" % "|".join(sorted(_GONE_NNET)), re.M)
+# The same read from the text of code Python 3 cannot parse: no quote or comment sign before
+# the name on its line (a string or a comment that mentions it is not a use).
+_REMOVED_USES_RE = re.compile(r"^[^#\n\"']*?(?:\b(?:theano|compile|profilemode)\.(?P<pm>ProfileMode)\b"
+                              r"|\bnnet\.(?P<nnet>%s)\b|\bprinting\.(?P<pdv>pydotprint_variables)\b)"
+                              % "|".join(sorted(_GONE_NNET)), re.M)
 
 
 def _removed_theano_uses_regex(text: str) -> Iterator[tuple[str, int]]:
+    lines = _LineCounter(text)
     for match in _REMOVED_USES_RE.finditer(text):
-        line = text.count("\n", 0, match.start()) + 1
+        line = lines.at(match.start())
         if match.group("pm"):
             yield "theano.ProfileMode", line
         elif match.group("nnet"):
             yield "theano.tensor.nnet." + match.group("nnet"), line
         else:
             yield "theano.printing.pydotprint_variables", line
+
+
+class _LineCounter:
+    """Line numbers of increasing offsets in one pass (counting from the start for each
+    match is quadratic in a large file with many matches)."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.offset, self.line = text, 0, 1
+
+    def at(self, offset: int) -> int:
+        if offset < self.offset:
+            self.offset, self.line = 0, 1
+        self.line += self.text.count("\n", self.offset, offset)
+        self.offset = offset
+        return self.line
 
 
 # The same for code Python 3 cannot parse (Python 2 projects are the ones that use them most).
@@ -287,7 +322,9 @@ def _scan_python(text: str, scan: ProjectScan, rel: str) -> None:
     images: Optional[tuple[int, str]] = None
     try:
         tree = ast.parse(text)
-        found = list(_imports_ast(tree)) + list(_removed_theano_uses(tree))
+        found = list(_imports_ast(tree))
+        if _imports_theano(found):  # a class of the user's own may have a conv3D method
+            found += list(_removed_theano_uses(tree))
         if not vendored:
             scan._py2_imports.extend((rel, line, module) for line, module in _py2_module_imports(tree))
         images = _scipy_misc_image_use(tree) if not scan.scipy_misc_images else None
@@ -295,7 +332,9 @@ def _scan_python(text: str, scan: ProjectScan, rel: str) -> None:
     # CPython raises RecursionError, or MemoryError when its own stack overflows
     # ("x = ------...1"); the file is small (MAX_BYTES), the text is read by pattern.
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        found = list(_imports_regex(text)) + list(_removed_theano_uses_regex(text))
+        found = list(_imports_regex(text))
+        if _imports_theano(found):
+            found += list(_removed_theano_uses_regex(text))
         match = _PY2_RE.search(text)
         if match and not vendored:
             scan.py2_only.append("%s:%d" % (rel, text.count("\n", 0, match.start()) + 1))
