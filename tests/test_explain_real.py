@@ -95,7 +95,8 @@ SCRIPT_CASES = {
     "theano082-keyword-added-later": ("theano-keyword-added-after-release", "LD121"),
     "theano082-module-added-later": ("theano-module-added-after-release", "LD121"),
     "theano105-removed-compat-six": ("theano-module-removed-after-release", "LD165"),
-    "theano105-removed-profilemode": ("theano-name-removed-after-release", "LD165"),
+    "theano105-removed-profilemode": ("theano-name-gone-by-09", "LD165"),
+    "theano105-removed-conv3d": ("theano-name-removed-after-release", "LD165"),
     "theanopymc112-theano-op": ("theano-name-not-in-theano-pymc-11", "LD166"),
     "theanopymc112-gof-import": ("theano-module-not-in-theano-pymc-11", "LD166"),
     "theano090-tmpdir-noexec": ("theano-trial-compile-oserror-hidden", None),
@@ -183,6 +184,7 @@ RERUN_SCRIPTS = {
     "theano082-module-added-later": (THEANO_082, "module_added_later.py"),
     "theano105-removed-compat-six": (THEANO_105, "removed_compat_six.py"),
     "theano105-removed-profilemode": (THEANO_105, "removed_profilemode.py"),
+    "theano105-removed-conv3d": (THEANO_105, "removed_conv3d.py"),
     "theanopymc112-theano-op": (THEANO_PYMC_112, "pymc_theano_op.py"),
     "theanopymc112-gof-import": (THEANO_PYMC_112, "pymc_gof_import.py"),
     "theano105-blas-ldflags-include-dir": (THEANO_105, "blas_ldflags_include.py"),
@@ -198,6 +200,7 @@ RERUN_EXIT = {"theano105-cache-truncated-key": 0}
 # code written for a newer Theano (LD121), the last that had the API for older code (LD165).
 FIXED_BY_RELEASE = {"theano082-keyword-added-later": THEANO_105, "theano082-module-added-later": THEANO_105,
                     "theano105-removed-compat-six": THEANO_090, "theano105-removed-profilemode": THEANO_082,
+                    "theano105-removed-conv3d": THEANO_090,
                     # code written for Theano 1.0 runs under it again (LD166's second fix)
                     "theanopymc112-theano-op": THEANO_105, "theanopymc112-gof-import": THEANO_105}
 # The flags that make a re-run script succeed: the fix its finding gives works.
@@ -414,6 +417,7 @@ FIRES_FROM_THE_LOG_ALONE = {
     "theano082-module-added-later": "LD121",
     "theano105-removed-compat-six": "LD165",
     "theano105-removed-profilemode": "LD165",
+    "theano105-removed-conv3d": "LD165",
     "theanopymc112-theano-op": "LD166",
     "theanopymc112-gof-import": "LD166",
     "py38-spawn-no-guard": "LD155",

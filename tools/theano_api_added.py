@@ -9,9 +9,10 @@ followed. Names bound only inside an if or a try, and submodules, are never clai
 attributes a module always has. Prints the two patterns as TOML strings, a line each, then
 the pattern of theano-module-added-after-release (the public modules an older tag lacked)
 and, on stderr, those modules with their submodules. Then the same three patterns the other
-way round (theano-name-removed-by-1.0.5, theano-attribute-removed-by-1.0.5,
-theano-module-removed-by-1.0.5): names and modules an older tag always had that rel-1.0.5
-lacks altogether, and on stderr the last tag that had each.
+way round: names and modules an older tag always had that rel-1.0.5 lacks altogether (on
+stderr the last tag that had each), printed twice: for what rel-0.9.0 still had (gone in
+1.0: theano-name-, theano-attribute- and theano-module-removed-after-release), then for what
+only rel-0.8.2 or rel-0.7 had (theano-name-, theano-attribute- and theano-module-gone-by-09).
 
     python tools/theano_api_added.py /path/to/Theano.git /path/to/python2.7 [/path/to/Theano-PyMC.git /path/to/python3]
 
@@ -315,12 +316,16 @@ def main(argv: list[str]) -> int:
     gone_imports, gone_attributes = removed(by_tag, "import"), removed(by_tag, "attribute")
     for module, last in sorted(gone_imports.items()):
         print(module, ", ".join("%s (%s)" % (n, t) for n, t in sorted(last.items())), file=sys.stderr)
-    print(json.dumps(pattern(_names(gone_imports), _names(gone_attributes))))
-    print(json.dumps(python2_attribute_pattern(_names(gone_attributes))))
     gone_modules = removed_modules(by_tag)
     for module, tag in sorted(gone_modules.items()):
         print(module, tag, file=sys.stderr)
-    print(json.dumps(removed_module_pattern(gone_modules)))
+    # by the release that dropped them: what 0.9.0 still had (gone in 1.0), then what only
+    # 0.8.2 or 0.7 had (gone by 0.9), so that a rule can tell a recorded 0.9.0 apart
+    for lasts in ((TAGS[-2],), TAGS[:-2]):
+        imports_then, attributes_then = _last_in(gone_imports, lasts), _last_in(gone_attributes, lasts)
+        print(json.dumps(pattern(_names(imports_then), _names(attributes_then))))
+        print(json.dumps(python2_attribute_pattern(_names(attributes_then))))
+        print(json.dumps(removed_module_pattern({m: t for m, t in gone_modules.items() if t in lasts})))
     if len(argv) == 4:  # and what Theano-PyMC 1.1 dropped of Theano 1.0.5 (Python 3 source)
         fork_git, python3 = argv[2:]
         pair = {TAGS[-1]: by_tag[TAGS[-1]], FORK_TAG: _read(python3, fork_git, (FORK_TAG,))[FORK_TAG]}
@@ -336,6 +341,12 @@ def main(argv: list[str]) -> int:
         print(FORK_TAG, "lacks the modules", ", ".join(sorted(fork_modules)), file=sys.stderr)
         print(json.dumps(removed_module_pattern(fork_modules, python2=False)))
     return 0
+
+
+def _last_in(found: dict[str, dict[str, str]], tags: tuple[str, ...]) -> dict[str, dict[str, str]]:
+    """The names whose last release is one of these tags."""
+    kept = {module: {n: t for n, t in names.items() if t in tags} for module, names in found.items()}
+    return {module: names for module, names in kept.items() if names}
 
 
 def _without(found: dict[str, dict[str, str]], other: dict[str, list[str]]) -> dict[str, dict[str, str]]:
