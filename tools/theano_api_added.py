@@ -1,6 +1,8 @@
 """Names Theano's public modules gained after 0.7, and those they lost by 1.0.5: the patterns
 of the catalogue messages theano-name-added-after-release, theano-attribute-added-after-release
-and their -removed-by-1.0.5 counterparts (rules/messages/field.toml), regenerated from the tags.
+and the messages for the names later releases removed (theano-*-removed-after-release,
+theano-*-gone-by-09, theano-*-not-in-theano-pymc-11 in rules/messages/field.toml),
+regenerated from the tags.
 
 For each module users import from (MODULES), the names it has at rel-1.0.5 that the same
 module lacked at rel-0.7, rel-0.8.2 or rel-0.9.0, read with Python 2.7's ast (0.7 is
@@ -27,6 +29,7 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 
 TAGS = ("rel-0.7", "rel-0.8.2", "rel-0.9.0", "rel-1.0.5")
 # Theano-PyMC's release that PyMC3 3.11 requires, which reorganised Theano 1.0.5's modules
@@ -285,7 +288,7 @@ def module_pattern(modules: dict[str, list[str]]) -> str:
 
 
 def removed_module_pattern(modules: dict[str, str], python2: bool = True) -> str:
-    """theano-module-removed-by-1.0.5: Python 3 names the module in full. Python 2 names only
+    """theano-module-removed-after-release and its kin: Python 3 names the module in full. Python 2 names only
     the missing part ("No module named six.moves" for theano.compat.six.moves), which a module
     added later can share (gpuarray): that form counts only after an import line naming the
     removed module in full."""
@@ -322,7 +325,8 @@ def main(argv: list[str]) -> int:
     # by the release that dropped them: what 0.9.0 still had (gone in 1.0), then what only
     # 0.8.2 or 0.7 had (gone by 0.9), so that a rule can tell a recorded 0.9.0 apart
     for lasts in ((TAGS[-2],), TAGS[:-2]):
-        imports_then, attributes_then = _last_in(gone_imports, lasts), _last_in(gone_attributes, lasts)
+        imports_then = _kept(gone_imports, lambda module, name, last, lasts=lasts: last in lasts)
+        attributes_then = _kept(gone_attributes, lambda module, name, last, lasts=lasts: last in lasts)
         print(json.dumps(pattern(_names(imports_then), _names(attributes_then))))
         print(json.dumps(python2_attribute_pattern(_names(attributes_then))))
         print(json.dumps(removed_module_pattern({m: t for m, t in gone_modules.items() if t in lasts})))
@@ -332,8 +336,11 @@ def main(argv: list[str]) -> int:
         tags = (TAGS[-1], FORK_TAG)
         # a name some older Theano lacked too is left to theano-name-added-after-release:
         # the same error would not say which of the two the code met
-        fork_imports = _without(removed(pair, "import", tags), imports)
-        fork_attributes = _without(removed(pair, "attribute", tags), imports)
+        def new_to_the_fork(module: str, name: str, last: str) -> bool:
+            return name not in imports.get(module, [])
+
+        fork_imports = _kept(removed(pair, "import", tags), new_to_the_fork)
+        fork_attributes = _kept(removed(pair, "attribute", tags), new_to_the_fork)
         for module, last in sorted(fork_imports.items()):
             print(FORK_TAG, "lacks", module, ", ".join(sorted(last)), file=sys.stderr)
         print(json.dumps(pattern(_names(fork_imports), _names(fork_attributes))))
@@ -343,15 +350,10 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def _last_in(found: dict[str, dict[str, str]], tags: tuple[str, ...]) -> dict[str, dict[str, str]]:
-    """The names whose last release is one of these tags."""
-    kept = {module: {n: t for n, t in names.items() if t in tags} for module, names in found.items()}
-    return {module: names for module, names in kept.items() if names}
-
-
-def _without(found: dict[str, dict[str, str]], other: dict[str, list[str]]) -> dict[str, dict[str, str]]:
-    kept = {module: {n: t for n, t in names.items() if n not in other.get(module, [])}
-            for module, names in found.items()}
+def _kept(found: dict[str, dict[str, str]],
+          keep: Callable[[str, str, str], bool]) -> dict[str, dict[str, str]]:
+    """{module: {name: last tag}} for the names keep(module, name, last tag) accepts."""
+    kept = {module: {n: t for n, t in names.items() if keep(module, n, t)} for module, names in found.items()}
     return {module: names for module, names in kept.items() if names}
 
 

@@ -255,46 +255,48 @@ def _imports_theano(found: list[tuple[str, int]]) -> bool:
     return any(module == "theano" or module.startswith("theano.") for module, _ in found)
 
 
+def _removed_theano_use(owner: str, attr: str) -> Optional[str]:
+    """The dotted name GONE_AFTER_* lists for `owner.attr`, when it is a removed Theano name."""
+    if attr == "ProfileMode" and owner in ("theano", "compile", "profilemode"):
+        return "theano.ProfileMode"
+    if attr in _GONE_NNET and owner == "nnet":
+        return "theano.tensor.nnet." + attr
+    if attr == "pydotprint_variables" and owner == "printing":
+        return "theano.printing.pydotprint_variables"
+    return None
+
+
 def _removed_theano_uses(tree: ast.AST) -> Iterator[tuple[str, int]]:
     """Theano names removed later that code reaches as attributes, which no import line names
-    (theano.ProfileMode(...), T.nnet.conv3D(...)): as the dotted names GONE_AFTER_* list. A
-    use under an if or a try is optional (if self.profile: ...; hasattr guards): not counted."""
+    (theano.ProfileMode(...), T.nnet.conv3D(...)). A use under an if or a try is optional
+    (if self.profile: ...; hasattr guards): not counted."""
     pending: list[ast.AST] = [tree]
     while pending:
         node = pending.pop()
         if isinstance(node, (ast.If, ast.Try, ast.IfExp)):
             continue
         pending.extend(ast.iter_child_nodes(node))
-        if not isinstance(node, ast.Attribute):
-            continue
-        owner = node.value
-        owner_name = owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else ""
-        if node.attr == "ProfileMode" and owner_name in ("theano", "compile", "profilemode"):
-            yield "theano.ProfileMode", node.lineno
-        elif node.attr in _GONE_NNET and owner_name == "nnet":
-            yield "theano.tensor.nnet." + node.attr, node.lineno
-        elif node.attr == "pydotprint_variables" and owner_name == "printing":
-            yield "theano.printing.pydotprint_variables", node.lineno
+        if isinstance(node, ast.Attribute):
+            owner = node.value
+            name = _removed_theano_use(owner.id if isinstance(owner, ast.Name) else
+                                       owner.attr if isinstance(owner, ast.Attribute) else "", node.attr)
+            if name:
+                yield name, node.lineno
 
 
 _GONE_NNET = frozenset({"conv3D", "convGrad3D", "convTransp3D", "Conv3D", "ConvGrad3D", "ConvTransp3D"})
 # The same read from the text of code Python 3 cannot parse: no quote or comment sign before
 # the name on its line (a string or a comment that mentions it is not a use).
-_REMOVED_USES_RE = re.compile(r"^[^#\n\"']*?(?:\b(?:theano|compile|profilemode)\.(?P<pm>ProfileMode)\b"
-                              r"|\bnnet\.(?P<nnet>%s)\b|\bprinting\.(?P<pdv>pydotprint_variables)\b)"
-                              % "|".join(sorted(_GONE_NNET)), re.M)
+_REMOVED_USES_RE = re.compile(r"^[^#\n\"']*?\b(theano|compile|profilemode|nnet|printing)\.(ProfileMode|%s|"
+                              r"pydotprint_variables)\b" % "|".join(sorted(_GONE_NNET)), re.M)
 
 
 def _removed_theano_uses_regex(text: str) -> Iterator[tuple[str, int]]:
     lines = _LineCounter(text)
     for match in _REMOVED_USES_RE.finditer(text):
-        line = lines.at(match.start())
-        if match.group("pm"):
-            yield "theano.ProfileMode", line
-        elif match.group("nnet"):
-            yield "theano.tensor.nnet." + match.group("nnet"), line
-        else:
-            yield "theano.printing.pydotprint_variables", line
+        name = _removed_theano_use(match.group(1), match.group(2))
+        if name:
+            yield name, lines.at(match.start())
 
 
 class _LineCounter:
