@@ -173,7 +173,8 @@ def test_ctrl_c_while_probing_stops_the_target_interpreter_too(tmp_path: Path) -
                             cwd=str(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env=dict(os.environ, PYTHONPATH=str(REPO)))
     deadline = time.monotonic() + 30
-    while not marker.exists() and time.monotonic() < deadline:
+    # the shell creates the file before it writes the pid: wait for the whole line
+    while not (marker.exists() and marker.read_text().endswith("\n")) and time.monotonic() < deadline:
         time.sleep(0.02)
     pid = int(marker.read_text())
     time.sleep(1.5)  # the rules are read by now: check waits for the probes
