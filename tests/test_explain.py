@@ -703,3 +703,53 @@ def test_a_bare_mkl_install_name_on_macos_is_told_apart_from_sip() -> None:
            "  Reason: image not found\n")
     out = cli("explain", "-", stdin=log.encode(), env={"LEGACYDOC_LANG": "en"}).stdout.decode()
     assert "bare install names" in out and "DYLD_FALLBACK_LIBRARY_PATH" in out, out
+
+
+@pytest.mark.parametrize("text, message, found", [
+    # keras.json that is not JSON, read unguarded by Keras 1.0-2.0.2 (keras#4153); Python 3's wording
+    ("    _config = json.load(open(_config_path))\n  File \"/usr/lib/python3.5/json/__init__.py\", line 268, in load\n"
+     "json.decoder.JSONDecodeError: Expecting property name enclosed in double quotes: line 2 column 5 (char 6)\n",
+     "keras-config-json-invalid", True),
+    # another file's JSON error, and Keras's line with no error after it, are not keras.json's
+    ("    data = json.load(open(path))\nValueError: Expecting object: line 5 column 25 (char 108)\n",
+     "keras-config-json-invalid", False),
+    ("    _config = json.load(open(_config_path))\nKeyboardInterrupt\n", "keras-config-json-invalid", False),
+    # the backend asserts of Keras 1.x and of 2.0.5-2.1.6 (cntk added)
+    ("    assert _backend in {'theano', 'tensorflow', 'cntk'}\nAssertionError\n", "keras-backend-name-not-accepted", True),
+    ("    assert _image_dim_ordering in {'tf', 'th'}\nAssertionError\n", "keras-backend-name-not-accepted", False),
+    # Theano 0.9-1.0's wording of a learning phase the function was not given (keras#431 is 0.8's)
+    ("theano.gof.fg.MissingInputError: Input 0 of the graph (indices start from 0), used to compute "
+     "Elemwise{switch,no_inplace}(keras_learning_phase, Elemwise{mul}.0, x), was not provided and not given a value.",
+     "keras-learning-phase-not-fed", True),
+    ("MissingInputError: An input of the graph, used to compute Elemwise{add,no_inplace}(x, y), was not provided "
+     "and not given a value.", "keras-learning-phase-not-fed", False),
+    # TensorFlow-only code reading _shape on Keras-on-Theano's output (keras-resnet#1)
+    ("AttributeError: 'TensorVariable' object has no attribute '_shape'\n", "theano-variable-in-tensorflow-backend", True),
+    ("AttributeError: 'TensorVariable' object has no attribute '_keras_shape'\n", "theano-variable-in-tensorflow-backend", False),
+    # a module built for a Python configured --with-fpectl (keras#7841)
+    ("ImportError: /usr/lib/python2.7/dist-packages/numpy/core/multiarray.so: undefined symbol: PyFPE_jbuf\n",
+     "python-module-built-with-fpectl", True),
+    # libgpuarray's test programs and the check library (libgpuarray#37, #147, #260); another -lcheck* is not it
+    ("ld: library not found for -lcheck\n", "libgpuarray-tests-check-link-failed", True),
+    ("check_array.c:(.text+0x21a): undefined reference to `_ck_assert_failed'\n", "libgpuarray-tests-check-link-failed", True),
+    ("/usr/bin/ld: cannot find -lcheckpoint\n", "libgpuarray-tests-check-link-failed", False),
+])
+def test_keras_and_build_forms_from_the_fourth_round_of_field_passes(text: str, message: str, found: bool) -> None:
+    assert (message in found_in(text)) == found
+
+
+def test_a_library_calling_tensorflow_methods_under_keras_on_theano_is_ld167(tmp_path: Path) -> None:
+    # foolbox#45: Keras 2.0.6 on Theano 0.9; foolbox's KerasModel called get_shape() on the output
+    log = tmp_path / "log.txt"
+    log.write_text("Using Theano backend.\n    shape = predictions.get_shape().as_list()\n"
+                   "AttributeError: 'TensorVariable' object has no attribute 'get_shape'\n")
+    facts = tmp_path / "facts.toml"
+    facts.write_text("schema = 1\n", encoding="utf-8")
+    found = {d["id"]: d for d in json.loads(cli("check", "--facts", str(facts), "--log", str(log),
+                                                 "--format", "json").stdout)["diagnoses"]}
+    assert "LD167" in found and "LD122" not in found and not found["LD167"]["alternatives"], found
+    # without the banner either backend could be the one: each is shown as the other's alternative
+    log.write_text("AttributeError: 'TensorVariable' object has no attribute 'get_shape'\n")
+    found = {d["id"]: d for d in json.loads(cli("check", "--facts", str(facts), "--log", str(log),
+                                                 "--format", "json").stdout)["diagnoses"]}
+    assert found["LD122"]["alternatives"] == ["LD167"] and found["LD167"]["alternatives"] == ["LD122"], found
