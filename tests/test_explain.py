@@ -714,6 +714,12 @@ def test_a_bare_mkl_install_name_on_macos_is_told_apart_from_sip() -> None:
     ("    data = json.load(open(path))\nValueError: Expecting object: line 5 column 25 (char 108)\n",
      "keras-config-json-invalid", False),
     ("    _config = json.load(open(_config_path))\nKeyboardInterrupt\n", "keras-config-json-invalid", False),
+    # Python 3 on Windows: a byte-order mark, and curly quotes the locale's codec cannot decode
+    ("    _config = json.load(open(_config_path))\njson.decoder.JSONDecodeError: Unexpected UTF-8 BOM "
+     "(decode using utf-8-sig): line 1 column 1 (char 0)\n", "keras-config-json-invalid", True),
+    ("    _config = json.load(open(_config_path))\n  File \"C:\\Anaconda3\\lib\\encodings\\cp1252.py\", line 23, "
+     "in decode\nUnicodeDecodeError: 'charmap' codec can't decode byte 0x9d in position 18: character maps to "
+     "<undefined>\n", "keras-config-json-invalid", True),
     # the backend asserts of Keras 1.x and of 2.0.5-2.1.6 (cntk added)
     ("    assert _backend in {'theano', 'tensorflow', 'cntk'}\nAssertionError\n", "keras-backend-name-not-accepted", True),
     ("    assert _image_dim_ordering in {'tf', 'th'}\nAssertionError\n", "keras-backend-name-not-accepted", False),
@@ -729,6 +735,8 @@ def test_a_bare_mkl_install_name_on_macos_is_told_apart_from_sip() -> None:
     # a module built for a Python configured --with-fpectl (keras#7841)
     ("ImportError: /usr/lib/python2.7/dist-packages/numpy/core/multiarray.so: undefined symbol: PyFPE_jbuf\n",
      "python-module-built-with-fpectl", True),
+    ("ImportError: dlopen(/Users/u/.local/lib/python2.7/site-packages/scipy/_lib/_ccallback_c.so, 2): "
+     "Symbol not found: _PyFPE_jbuf\n", "python-module-built-with-fpectl", True),
     # libgpuarray's test programs and the check library (libgpuarray#37, #147, #260); another -lcheck* is not it
     ("ld: library not found for -lcheck\n", "libgpuarray-tests-check-link-failed", True),
     ("check_array.c:(.text+0x21a): undefined reference to `_ck_assert_failed'\n", "libgpuarray-tests-check-link-failed", True),
