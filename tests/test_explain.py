@@ -737,6 +737,11 @@ def test_a_bare_mkl_install_name_on_macos_is_told_apart_from_sip() -> None:
      "python-module-built-with-fpectl", True),
     ("ImportError: dlopen(/Users/u/.local/lib/python2.7/site-packages/scipy/_lib/_ccallback_c.so, 2): "
      "Symbol not found: _PyFPE_jbuf\n", "python-module-built-with-fpectl", True),
+    # keras.applications given the other layout's image shape (FCN_via_keras#4); a one-channel image is not that
+    ("ValueError: The input must have 3 channels; got `input_shape=(224, 224, 3)`\n",
+     "keras-applications-input-shape-other-layout", True),
+    ("ValueError: The input must have 3 channels; got `input_shape=(1, 224, 224)`\n",
+     "keras-applications-input-shape-other-layout", False),
     # libgpuarray's test programs and the check library (libgpuarray#37, #147, #260); another -lcheck* is not it
     ("ld: library not found for -lcheck\n", "libgpuarray-tests-check-link-failed", True),
     ("check_array.c:(.text+0x21a): undefined reference to `_ck_assert_failed'\n", "libgpuarray-tests-check-link-failed", True),
