@@ -737,15 +737,21 @@ def test_a_bare_mkl_install_name_on_macos_is_told_apart_from_sip() -> None:
      "python-module-built-with-fpectl", True),
     ("ImportError: dlopen(/Users/u/.local/lib/python2.7/site-packages/scipy/_lib/_ccallback_c.so, 2): "
      "Symbol not found: _PyFPE_jbuf\n", "python-module-built-with-fpectl", True),
-    # keras.applications given the other layout's image shape (FCN_via_keras#4); a one-channel image is not that
+    # keras.applications given the other layout's image shape (FCN_via_keras#4), a list too; the end that holds
+    # the 3 says which layout the code meant; a one-channel image is neither
+    ("ValueError: The input must have 3 channels; got `input_shape=[3, 224, 224]`\n",
+     "keras-applications-channels-first-shape", True),
     ("ValueError: The input must have 3 channels; got `input_shape=(224, 224, 3)`\n",
-     "keras-applications-input-shape-other-layout", True),
+     "keras-applications-channels-last-shape", True),
+    ("ValueError: The input must have 3 channels; got `input_shape=(224, 224, 3)`\n",
+     "keras-applications-channels-first-shape", False),
     ("ValueError: The input must have 3 channels; got `input_shape=(1, 224, 224)`\n",
-     "keras-applications-input-shape-other-layout", False),
+     "keras-applications-channels-first-shape", False),
     # the half-imported package's error alone at a line's start, as a notebook shows it (AzureNotebooks#620);
-    # quoted inside a line it is not that
+    # quoted inside a line it is not that, nor a bare gof, which Theano-PyMC 1.1 moved (LD166's message)
     ("module 'theano' has no attribute 'compile'\n", "theano-gof-attribute-error-after-failed-compile", True),
     ("print(x)  # module 'theano' has no attribute 'compile'\n", "theano-gof-attribute-error-after-failed-compile", False),
+    ("module 'theano' has no attribute 'gof'\n", "theano-gof-attribute-error-after-failed-compile", False),
     # libgpuarray's test programs and the check library (libgpuarray#37, #147, #260); another -lcheck* is not it
     ("ld: library not found for -lcheck\n", "libgpuarray-tests-check-link-failed", True),
     ("check_array.c:(.text+0x21a): undefined reference to `_ck_assert_failed'\n", "libgpuarray-tests-check-link-failed", True),
@@ -770,3 +776,15 @@ def test_a_library_calling_tensorflow_methods_under_keras_on_theano_is_ld167(tmp
     found = {d["id"]: d for d in json.loads(cli("check", "--facts", str(facts), "--log", str(log),
                                                  "--format", "json").stdout)["diagnoses"]}
     assert found["LD122"]["alternatives"] == ["LD167"] and found["LD167"]["alternatives"] == ["LD122"], found
+
+
+def test_a_channels_last_shape_refused_under_channels_first_claims_no_channels_last_layout(tmp_path: Path) -> None:
+    # a trailing 3 that fails the check proves Keras runs channels_first: LD143 (channels_last) must not fire
+    log = tmp_path / "log.txt"
+    facts = tmp_path / "facts.toml"
+    facts.write_text("schema = 1\n", encoding="utf-8")
+    for shape, fires in (("(224, 224, 3)", False), ("(3, 224, 224)", True)):
+        log.write_text("Using Theano backend.\nValueError: The input must have 3 channels; got `input_shape=%s`\n" % shape)
+        ids = [d["id"] for d in json.loads(cli("check", "--facts", str(facts), "--log", str(log),
+                                               "--format", "json").stdout)["diagnoses"]]
+        assert ("LD143" in ids) == fires and "LD122" not in ids, (shape, ids)
