@@ -33,6 +33,12 @@ def cli(*args: str, stdin: bytes = b"", env: dict | None = None, cwd: Path = REP
                           capture_output=True, timeout=120)
 
 
+def diagnoses(facts: Path, log: Path) -> dict[str, dict]:
+    """check --facts FACTS --log LOG --format json: the diagnoses by rule id."""
+    out = cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout
+    return {d["id"]: d for d in json.loads(out)["diagnoses"]}
+
+
 def ids_of(output: bytes) -> list[str]:
     return [m["id"] for m in json.loads(output)["messages"]]
 
@@ -265,9 +271,8 @@ def test_a_recorded_theano_1_0_5_rules_out_too_old_for_a_missing_name(tmp_path: 
                      'redacted = true\n[packages.theano]\nname = "Theano"\nversion = "{}"\n', encoding="utf-8")
     for version, fires in (("1.0.5", False), ("0.8.2", True)):
         facts.write_text(facts.read_text().rsplit("version = ", 1)[0] + 'version = "%s"\n' % version)
-        proc = cli("check", "--facts", str(facts), "--log", str(log), "--format", "json")
-        ids = [d["id"] for d in json.loads(proc.stdout)["diagnoses"]]
-        assert ("LD121" in ids) == fires, (version, ids)
+        ids = diagnoses(facts, log)
+        assert ("LD121" in ids) == fires, (version, list(ids))
 
 
 def test_a_real_log_from_a_file_names_causes_and_what_settles_them() -> None:
@@ -445,15 +450,12 @@ def test_a_config_rule_fired_by_the_log_uses_the_record_or_says_what_it_lacks(tm
     log.write_text("ValueError: You are tring to use the old GPU back-end. It was removed from Theano.\n")
     # The record holds THEANO_FLAGS device=gpu1, Theano's version unknown: the log fires
     # LD516 with the setting that causes it.
-    data = json.loads(cli("check", "--facts", str(TICKETS / "gh-sdae-4" / "facts.toml"), "--log", str(log),
-                          "--format", "json").stdout)
-    ld516 = next(d for d in data["diagnoses"] if d["id"] == "LD516")
+    ld516 = diagnoses(TICKETS / "gh-sdae-4" / "facts.toml", log)["LD516"]
     assert "device = gpu1" in ld516["title"] and ld516["fix"] == ["device=cuda1"]
     # No config in the record at all: it still fires, and says what it could not see.
     empty = tmp_path / "empty.toml"
     empty.write_text("schema = 1\n")
-    data = json.loads(cli("check", "--facts", str(empty), "--log", str(log), "--format", "json").stdout)
-    ld516 = next(d for d in data["diagnoses"] if d["id"] == "LD516")
+    ld516 = diagnoses(empty, log)["LD516"]
     assert "unknown" not in ld516["why"] + " ".join(ld516["fix"])
     assert "were not in the record" in ld516["why"]
 
@@ -768,13 +770,11 @@ def test_a_library_calling_tensorflow_methods_under_keras_on_theano_is_ld167(tmp
                    "AttributeError: 'TensorVariable' object has no attribute 'get_shape'\n")
     facts = tmp_path / "facts.toml"
     facts.write_text("schema = 1\n", encoding="utf-8")
-    found = {d["id"]: d for d in json.loads(cli("check", "--facts", str(facts), "--log", str(log),
-                                                 "--format", "json").stdout)["diagnoses"]}
+    found = diagnoses(facts, log)
     assert "LD167" in found and "LD122" not in found and not found["LD167"]["alternatives"], found
     # without the banner either backend could be the one: each is shown as the other's alternative
     log.write_text("AttributeError: 'TensorVariable' object has no attribute 'get_shape'\n")
-    found = {d["id"]: d for d in json.loads(cli("check", "--facts", str(facts), "--log", str(log),
-                                                 "--format", "json").stdout)["diagnoses"]}
+    found = diagnoses(facts, log)
     assert found["LD122"]["alternatives"] == ["LD167"] and found["LD167"]["alternatives"] == ["LD122"], found
 
 
@@ -785,6 +785,5 @@ def test_a_channels_last_shape_refused_under_channels_first_claims_no_channels_l
     facts.write_text("schema = 1\n", encoding="utf-8")
     for shape, fires in (("(224, 224, 3)", False), ("(3, 224, 224)", True)):
         log.write_text("Using Theano backend.\nValueError: The input must have 3 channels; got `input_shape=%s`\n" % shape)
-        ids = [d["id"] for d in json.loads(cli("check", "--facts", str(facts), "--log", str(log),
-                                               "--format", "json").stdout)["diagnoses"]]
-        assert ("LD143" in ids) == fires and "LD122" not in ids, (shape, ids)
+        ids = diagnoses(facts, log)
+        assert ("LD143" in ids) == fires and "LD122" not in ids, (shape, list(ids))

@@ -325,8 +325,10 @@ def main(argv: list[str]) -> int:
     # by the release that dropped them: what 0.9.0 still had (gone in 1.0), then what only
     # 0.8.2 or 0.7 had (gone by 0.9), so that a rule can tell a recorded 0.9.0 apart
     for lasts in ((TAGS[-2],), TAGS[:-2]):
-        imports_then = _kept(gone_imports, lambda module, name, last, lasts=lasts: last in lasts)
-        attributes_then = _kept(gone_attributes, lambda module, name, last, lasts=lasts: last in lasts)
+        def last_had_by(module: str, name: str, last: str, lasts: tuple[str, ...] = lasts) -> bool:
+            return last in lasts
+
+        imports_then, attributes_then = _kept(gone_imports, last_had_by), _kept(gone_attributes, last_had_by)
         print(json.dumps(pattern(_names(imports_then), _names(attributes_then))))
         print(json.dumps(python2_attribute_pattern(_names(attributes_then))))
         print(json.dumps(removed_module_pattern({m: t for m, t in gone_modules.items() if t in lasts})))
