@@ -20,6 +20,7 @@ from typing import Any, Callable, Optional
 from packaging.version import Version
 
 from legacydoc import knowledge, readiness
+from legacydoc.cachepaths import module_path_facts
 from legacydoc.facts import env_variable, get
 from legacydoc.factschema.kinds import is_int
 from legacydoc.i18n import tr
@@ -142,6 +143,9 @@ DERIVED: dict[str, str] = {
     "pygpu.required": "that series, as a specifier",
     "cache.foreign_dirs": "compiledir_* folders built by another Python version than the target's",
     "cache.stale_locks": "compile cache lock folders older than Theano's own 120 s lock timeout",
+    "cache.module_path_length": "Windows: the longest path Theano writes in its compile cache, in characters "
+    "(at least: parts the record lacks count at their shortest)",
+    "cache.module_path_exact": "that length was computed from recorded parts only",
     "log.found": "a log was given (check --log) and legacydoc recognised at least one message in it",
     "log.rules": "the rules the recognised messages are evidence for (rules/messages/*.toml), with those "
     "recognised in the import check's own errors",
@@ -1321,6 +1325,7 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
         d["gxx.too_new_for_nvcc_era_unknown"] = nvcc_use_unknown(
             theano.get("version"), d.get("theano.backend"), d.get("theano.flavour"))
     d.update(_flat("cache", cache_facts(facts)))
+    d.update(_flat("cache", module_path_facts(facts, theano.get("version"), theano.get("flavour"))))
     d.update(_flat("log", log_facts(facts, d.get("theano.backend"))))
     if d.get("theano.lib_cnmem") is not False:  # a release without lib.cnmem: LD511's
         ignored = cnmem_ignored(facts, d.get("theano.backend"), d.get("theano.backend_known"))

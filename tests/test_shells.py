@@ -85,3 +85,37 @@ def test_a_bad_shell_is_one_line(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "legacydoc", "check", "--facts", "x.toml", "--shell", "fish"],
                           cwd=str(REPO), env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "--shell: must be one of bash, zsh, cmd, powershell" in proc.stderr
+
+
+# THEANO_FLAGS=<value> as a fix step writes it in bash, cmd or PowerShell (quoted or not).
+FLAGS_ASSIGNMENT = re.compile(r"THEANO_FLAGS\s*=\s*(?P<q>['\"]?)(?P<value>(?(q)[^'\"]*|[^\s'\"]*))")
+
+
+def _fix_texts(node: object, in_fix: bool = False) -> list[str]:
+    """Every string under a 'fix' or 'fixes' key of a parsed catalogue."""
+    if isinstance(node, dict):
+        return [t for key, value in node.items() for t in _fix_texts(value, in_fix or key in ("fix", "fixes"))]
+    if isinstance(node, list):
+        return [t for value in node for t in _fix_texts(value, in_fix)]
+    return [node] if in_fix and isinstance(node, str) else []
+
+
+def test_no_fix_sets_theano_flags_that_theano_would_read_otherwise() -> None:
+    """Theano splits THEANO_FLAGS with shlex, which eats unquoted backslashes: a fix with
+    base_compiledir=C:\\theano_cache would give Theano C:theano_cache, a folder relative to
+    the current directory of drive C."""
+    import tomllib
+
+    from legacydoc.theanorc.flags import parse_flags
+
+    assert FLAGS_ASSIGNMENT.search('set "THEANO_FLAGS=base_compiledir=C:\\tc"').group("value") == "base_compiledir=C:\\tc"
+    assert parse_flags("base_compiledir=C:\\tc").backslashes_lost  # what the test looks for
+    files = sorted((REPO / "rules").rglob("*.toml"))
+    assert len(files) > 20
+    bad = []
+    for path in files:
+        for text in _fix_texts(tomllib.loads(path.read_text(encoding="utf-8"))):
+            for match in FLAGS_ASSIGNMENT.finditer(text):
+                if parse_flags(match.group("value")).backslashes_lost:
+                    bad.append((path.name, match.group(0)))
+    assert bad == []
