@@ -139,6 +139,10 @@ CASES = [
     ("flags-hash", record(flags="floatX=float32#x,device=cpu"), [("flags-syntax", None, "THEANO_FLAGS=floatX=float32")]),
     ("flags-backslash", record(flags="cuda.root=C:\\CUDA\\v10.2"),
      [("flags-syntax", None, "cuda.root=C:/CUDA/v10.2")]),
+    # doubled backslashes arrive as the single ones they stand for: nothing is lost
+    ("flags-doubled-backslash", record(flags="cuda.root=C:\\\\CUDA\\\\v10.2"), []),
+    ("flags-half-doubled-backslash", record(flags="cuda.root=C:\\\\CUDA\\v10.2"),
+     [("flags-syntax", None, "cuda.root=C:/CUDA/v10.2")]),
     ("flags-unclosed", record(flags='floatX="float32'), [("flags-syntax", None, "THEANO_FLAGS=floatX=float32")]),
     ("flags-value-space", record(flags="floatX= float32"), [("flags-syntax", None, "floatX=float32")]),
     ("flags-unknown", record(flags="lib.cnmem=0.8"), [("removed-option", None, "gpuarray.preallocate=0.8")]),

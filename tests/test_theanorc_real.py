@@ -135,6 +135,7 @@ CASES = [
     Case("flags-unclosed-quote", {}, flags='floatX="float32', fails="ValueError"),
     Case("flags-hash", {}, flags="floatX=float32#fast,device=cpu"),
     Case("flags-backslashes", {}, flags="cuda.root=C:\\CUDA\\v10.2"),
+    Case("flags-doubled-backslashes", {}, flags="cuda.root=C:\\\\CUDA\\\\v10.2,base_compiledir=C:\\\\tc\\run1"),
     Case("flags-unknown", {}, flags="lib.cnmem=0.8,foo.bar=1,floatx=float32"),
     Case("flags-dotted-on-pymc", {}, flags="blas.ldflags=,gpuarray.preallocate=0.5,floatX=float32",
          flavours=("theano", "theano-pymc")),

@@ -6,8 +6,9 @@ each item and splits it at the first ``=``. So: keys are full dotted (or, in The
 >= 1.0.12, double-underscore) names; spaces around ``=`` become part of the key or the
 value; an item without ``=`` is dropped with a warning; a later item wins; shell quotes
 are removed (``gcc.cxxflags="-O3,-g"`` keeps its comma) but so are unquoted backslashes
-(``C:\\CUDA`` arrives as ``C:CUDA``); ``#`` starts a comment that runs to the end of the
-line; an unclosed quote makes ``import theano`` fail.
+(``C:\\CUDA`` arrives as ``C:CUDA``; ``C:\\\\CUDA`` arrives as the ``C:\\CUDA`` it means);
+``#`` starts a comment that runs to the end of the line; an unclosed quote makes
+``import theano`` fail.
 """
 
 from __future__ import annotations
@@ -107,7 +108,8 @@ def parse_flags(text: str) -> ParsedFlags:
             if not item.key:
                 continue
             typed = literal.get(item.key)
-            if typed is not None and "\\" in typed and typed != item.value:
+            # doubled backslashes arrive single, as meant (C:\\CUDA is C:\CUDA): only a lone one is lost
+            if typed is not None and "\\" in typed and typed.replace("\\\\", "\\") != item.value:
                 parsed.backslashes_lost.append((item.key, typed, item.value or ""))
     except ValueError:
         pass

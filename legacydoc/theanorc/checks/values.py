@@ -134,7 +134,8 @@ def check_flags(ctx: Context) -> None:
             "flags-syntax", "warning",
             tr("THEANO_FLAGS: %s=%s arrives as %s=%s: Theano's parser removes unquoted backslashes. Write the path "
             "with forward slashes.") % (key, typed, key, received),
-            "%s=%s" % (key, typed.replace("\\", "/")), file="THEANO_FLAGS", option=key, value=received,
+            "%s=%s" % (key, typed.replace("\\\\", "/").replace("\\", "/")), file="THEANO_FLAGS", option=key,
+            value=received,
         )
     for item in flags.dropped:
         words = item.text.split(None, 1)
