@@ -132,3 +132,40 @@ def test_real_theano_writes_modules_as_counted(version: str, spec: tuple, tmp_pa
     for folder, name in modules:
         assert len(base) + 1 + len(folder) + 1 + len(name) - len(".so") + len(".pyd") == counted["module_path_length"]
     assert os.path.isdir(tmp_path / "cache")
+
+
+# --- the same from a log: a path into the cache of 260 characters or more ------------------------
+
+def _module_path(base: str) -> str:
+    return base + "\\" + REAL_NAME + "\\tmpk2j3h4g5\\m" + "0" * 64 + ".pyd"
+
+
+@pytest.mark.parametrize("line, found", [
+    ("ld.exe: cannot open output file %s: No such file or directory" % _module_path(DEEP.replace("/", "\\")), True),
+    ('-o "%s" "%s"' % (_module_path(DEEP), _module_path(DEEP)[:-73] + "mod.cpp"), True),
+    # 20 characters shorter: under the limit
+    ("cannot open output file %s: x" % _module_path(DEEP.replace("Independent_Scripts", "IS")), False),
+    # Python's repr doubles each backslash: the path itself is shorter than the text
+    ("No such file or directory: '%s'" % _module_path("C:\\Users\\u\\x").replace("\\", "\\\\"), False),
+    # long, but not Theano's cache
+    ("cannot open %s" % ("C:\\" + "\\".join(["folder_%03d" % i for i in range(30)])), False),
+])
+def test_a_log_quoting_a_cache_path_past_the_limit(line: str, found: bool) -> None:
+    from legacydoc import logscan
+
+    assert ("theano-compile-path-past-windows-limit" in [m.id for m in logscan.scan(line)]) is found
+
+
+def test_check_fires_on_the_log_alone(tmp_path: Path) -> None:
+    import json
+    import sys
+
+    facts = tmp_path / "facts.toml"
+    facts.write_text('schema = 1\n[system]\nos = "windows"\n', encoding="utf-8")
+    log = tmp_path / "log.txt"
+    log.write_text("cannot open output file %s: No such file or directory\n" % _module_path(DEEP.replace("/", "\\")),
+                   encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "legacydoc", "check", "--facts", str(facts), "--log", str(log),
+                           "--format", "json"], capture_output=True, text=True, timeout=120)
+    found = [d for d in json.loads(proc.stdout)["diagnoses"] if d["id"] == "LD544"]
+    assert found and "at least 260 characters" in found[0]["title"]
