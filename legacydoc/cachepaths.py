@@ -3,11 +3,12 @@
 Theano writes each compiled op to
 ``<base_compiledir>\\compiledir_<platform>-<processor>-<python>-<bits>\\tmpXXXXXXXX\\<hash>.pyd``
 (Theano rel-1.0.5 theano/configdefaults.py default_compiledirname(), theano/gof/cmodule.py
-dlimport_workdir() and compile_str()). On Windows a path of MAX_PATH (260) characters or more,
-the terminating NUL included, fails in the compiler and the loader, and commit 1f7d47f06
-(first in rel-0.10.0beta1) made the module name 32 characters longer: an md5 hash became a
-sha256 one (theano/gof/utils.py hash_from_code). A base_compiledir that worked with 0.9 can
-fail with 1.0 (Theano issue 6601).
+dlimport_workdir() and compile_str()): the longest path a compile needs (libgpuarray's
+kernel cache goes deeper, but a failure there only skips the cache). On Windows a path of
+MAX_PATH (260) characters or more, the terminating NUL included, fails in the compiler and
+the loader, and commit 1f7d47f06 (first in rel-0.10.0beta1) made the module name 32
+characters longer: an md5 hash became a sha256 one (theano/gof/utils.py hash_from_code). A
+base_compiledir that worked with 0.9 can fail with 1.0 (Theano issue 6601).
 
 What the record does not give is counted at its shortest, so the length is a lower bound
 unless every part was recorded.
@@ -27,12 +28,16 @@ WINDOWS_MAX_PATH = 260
 # The shortest parts a Windows compiledir name can have. platform.platform() on Windows 7 and
 # later is never shorter than "Windows-7-6.1.7601" (Python 2.7 on Windows 10 without a
 # manifest says "Windows-8-6.2.9200", as long). The processor is PROCESSOR_IDENTIFIER, which
-# Windows always sets: "<arch> Family <f> Model <m> Stepping <s>, <vendor>".
+# Windows sets for every process: "<arch> Family <f> Model <m> Stepping <s>, <vendor>", the
+# vendor always 12 characters, AMD64's family at least 15; "x86" only on 32-bit Windows.
 SHORTEST_PLATFORM = "Windows-7-6.1.7601"
-SHORTEST_PROCESSOR = "AMD64 Family 23 Model 1 Stepping 1, AuthenticAMD"
+SHORTEST_PROCESSOR = {"64": "AMD64 Family 15 Model 1 Stepping 1, AuthenticAMD",
+                      "32": "x86 Family 6 Model 1 Stepping 1, GenuineIntel"}
 SHORTEST_PYTHON = "2.7.0"
-# tempfile.mkdtemp's names: "tmp" and 6 random characters on Python 2, 8 on Python 3.
-_TMP_LEN = {2: 9, 3: 11}
+# tempfile.mkdtemp's names: "tmp" and 6 random characters in Python 2.7, 8 in 3.6 and later
+# (read in each release's tempfile.py); 3.0-3.5 are counted at the shorter.
+TMP_LEN_6, TMP_LEN_8 = 9, 11
+EIGHT_RANDOM_SINCE = (3, 6)
 # A redacted record's placeholders stand for at least this much.
 _PLACEHOLDER_FLOOR = {"<home>": len("C:\\Users\\x"), "<user>": 1, "<host>": 1}
 # Theano's default_compiledirname() sanitiser.
@@ -75,31 +80,62 @@ def _compiledir_name_len(facts: Mapping[str, Any], python: Optional[str]) -> tup
                  if isinstance(d, Mapping) and d.get("name") and d.get("python_version") == python]
         if names:
             return max(len(n) for n in names), True
-    platform = get(facts, "system.python_platform")
-    processor = get(facts, "system.cpu_model")
+    # legacydoc's own platform.platform(): the same text in every Python 3 (all append the
+    # service pack), not in Python 2.7, which may name Windows 10 as 8
+    platform = _text(get(facts, "system.python_platform"))
+    if platform is None or not (python or "").startswith("3."):
+        platform = None
+    processor = _text(get(facts, "system.cpu_model"))  # PROCESSOR_IDENTIFIER, whichever Python
     bits = get(facts, "python.bits")
-    exact = all(isinstance(v, str) and v for v in (platform, processor, python)) and isinstance(bits, int)
+    machine = str(get(facts, "system.machine") or "").lower()
     name = "compiledir_%s-%s-%s-%s" % (
-        platform if isinstance(platform, str) and platform else SHORTEST_PLATFORM,
-        processor if isinstance(processor, str) and processor else SHORTEST_PROCESSOR,
+        platform or SHORTEST_PLATFORM,
+        processor or SHORTEST_PROCESSOR["32" if machine in ("x86", "i386", "i686") else "64"],
         python or SHORTEST_PYTHON,
         bits if isinstance(bits, int) else 32,
     )
+    exact = all((platform, processor, python)) and isinstance(bits, int)
     return len(_UNSAFE.sub("_", name)), exact
 
 
-def _base_compiledir(facts: Mapping[str, Any]) -> Optional[str]:
-    """base_compiledir as the probe found it, else as the config model computed it; None
-    when only Theano's default is known (LOCALAPPDATA's length was not recorded)."""
-    probed = get(facts, "theano_config.compiledir.base_compiledir")
-    if isinstance(probed, str) and probed:
-        return probed
-    setting = get(facts, "config.effective.base_compiledir")
+def _text(value: Any) -> Optional[str]:
+    return value if isinstance(value, str) and value else None
+
+
+def _setting(facts: Mapping[str, Any], name: str) -> Optional[str]:
+    """An option the user set (a config file or THEANO_FLAGS), as the config model computed it."""
+    setting = get(facts, "config.effective." + name)
     if isinstance(setting, Mapping) and setting.get("source", "default") != "default":
-        value = setting.get("value")
-        if isinstance(value, str) and value and "%(" not in value:
-            return value
+        return _text(setting.get("value"))
     return None
+
+
+def _is_absolute(path: str) -> bool:
+    # what Theano's realpath leaves as it is: a drive and a root, or a network path
+    return bool(re.match(r"^(?:[A-Za-z]:[\\/]|[\\/]{2})", path))
+
+
+def _cache_folder(facts: Mapping[str, Any], python: Optional[str]) -> Optional[tuple[int, bool]]:
+    """The length of the folder modules' tmp folders go in, and whether it is exact; None when
+    it cannot be told (base_compiledir unknown, a compiledir_format of the user's own)."""
+    explicit = _text(get(facts, "theano_config.compiledir.compiledir_setting")) or _setting(facts, "compiledir")
+    if explicit is not None:
+        # compiledir given outright: base_compiledir and the compiledir_* name play no part
+        explicit = explicit.rstrip("\\/")
+        length, exact = _text_len(explicit)
+        return length, exact and _is_absolute(explicit)
+    if _setting(facts, "compiledir_format") is not None:
+        return None
+    # as the probe found it, else as the config model computed it; Theano's default alone
+    # is not enough (LOCALAPPDATA's length was not recorded)
+    base = _text(get(facts, "theano_config.compiledir.base_compiledir")) or _setting(facts, "base_compiledir")
+    if base is None or "%(" in base:
+        return None
+    base = base.rstrip("\\/")
+    base_len, base_exact = _text_len(base)
+    name_len, name_exact = _compiledir_name_len(facts, python)
+    # a relative or ~ path grows when Theano makes it absolute: still a lower bound, not exact
+    return base_len + 1 + name_len, base_exact and name_exact and _is_absolute(base)
 
 
 def module_path_facts(facts: Mapping[str, Any], theano_version: Optional[str],
@@ -108,24 +144,16 @@ def module_path_facts(facts: Mapping[str, Any], theano_version: Optional[str],
     ``module_path_exact``; {} off Windows or when the cache's location is unknown."""
     if get(facts, "system.os") != "windows":
         return {}
-    python = get(facts, "python.version")
-    python = python if isinstance(python, str) and python else None
-    major = parse_version(python)
-    python_major = major.release[0] if major is not None else None
-    explicit = get(facts, "theano_config.compiledir.compiledir_setting")
-    if isinstance(explicit, str) and explicit:
-        # compiledir given outright: base_compiledir and the compiledir_* name play no part
-        folder, folder_exact = _text_len(explicit)
-    else:
-        base = _base_compiledir(facts)
-        if base is None:
-            return {}
-        base_len, base_exact = _text_len(base.rstrip("\\/"))
-        name_len, name_exact = _compiledir_name_len(facts, python)
-        folder, folder_exact = base_len + 1 + name_len, base_exact and name_exact
-    tmp = _TMP_LEN.get(python_major or 2, 9)
-    module, module_exact = _module_name_len(theano_version, flavour, python_major)
+    python = _text(get(facts, "python.version"))
+    parsed = parse_version(python)
+    release = tuple(parsed.release[:2]) if parsed is not None else None
+    folder = _cache_folder(facts, python)
+    if folder is None:
+        return {}
+    tmp = TMP_LEN_8 if release is not None and release >= EIGHT_RANDOM_SINCE else TMP_LEN_6
+    tmp_exact = release is not None and (release >= EIGHT_RANDOM_SINCE or release[0] == 2)
+    module, module_exact = _module_name_len(theano_version, flavour, release[0] if release else None)
     return {
-        "module_path_length": folder + 1 + tmp + 1 + module,
-        "module_path_exact": folder_exact and module_exact,
+        "module_path_length": folder[0] + 1 + tmp + 1 + module,
+        "module_path_exact": folder[1] and tmp_exact and module_exact,
     }

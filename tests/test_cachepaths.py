@@ -37,7 +37,8 @@ def test_the_reported_folder_is_past_the_limit_and_the_shortened_one_is_not() ->
     failing = _cache(_record())
     working = _cache(_record(DEEP.replace("Independent_Scripts", "IS")))
     assert failing["module_path_length"] >= WINDOWS_MAX_PATH > working["module_path_length"]
-    assert failing["module_path_length"] - working["module_path_length"] == len("Independent_Scripts") - 2
+    # DEEP (92) + compiledir name at its floor (86) + tmpXXXXXXXX (11) + m<sha256>.pyd (69), with separators
+    assert (failing["module_path_length"], working["module_path_length"]) == (261, 244)
     assert failing["module_path_exact"] is False  # platform and processor names not recorded
 
 
@@ -77,6 +78,39 @@ def test_an_explicit_compiledir_replaces_base_and_name() -> None:
              "theano_config": {"compiledir": {"base_compiledir": "C:\\b", "compiledir_setting": "D:\\cache"}}}
     # Python 2: tmp + 6 characters, a sha256 name without the 'm'
     assert module_path_facts(facts, "1.0.5", "theano")["module_path_length"] == 8 + 1 + 9 + 1 + 68
+
+
+def test_a_compiledir_in_the_flags_replaces_base_and_name() -> None:
+    # Theano ignores base_compiledir once compiledir is set
+    assert _cache(_record(DEEP + ",compiledir=C:/c"))["module_path_length"] == len("C:/c") + 1 + 11 + 1 + 69
+
+
+def test_a_compiledir_format_of_ones_own_leaves_the_length_unknown() -> None:
+    assert "module_path_length" not in _cache(_record(DEEP + ",compiledir_format=c"))
+
+
+def test_python_2_is_not_given_legacydocs_own_platform_name() -> None:
+    system = {"python_platform": "Windows-10-10.0.19045-SP0", "cpu_model": "Intel64 Family 6 Model 142 Stepping 10, "
+              "GenuineIntel"}
+    py3, py2 = _cache(_record(python="3.6.15", system=system)), _cache(_record(python="2.7.18", system=system))
+    # Python 2.7: the shortest platform name, 6 random characters, no 'm' before the hash
+    assert py3["module_path_length"] - py2["module_path_length"] == (25 - 18) + 2 + 1
+    assert py2["module_path_exact"] is False
+
+
+def test_32_bit_windows_counts_its_shorter_processor_name() -> None:
+    assert (_cache(_record())["module_path_length"]
+            - _cache(_record(system={"machine": "x86"}))["module_path_length"]) == 3
+
+
+def test_a_relative_folder_is_never_exact() -> None:
+    record = _record("theano_cache", python="3.7.3", system={"python_platform": "Windows-10-10.0.17763-SP0",
+                                                              "cpu_model": "Intel64 Family 6 Model 142 Stepping 10, "
+                                                              "GenuineIntel"})
+    record["python"]["bits"] = 64
+    assert _cache(record)["module_path_exact"] is False
+    record["theano_config"]["flags"]["THEANO_FLAGS"] = "base_compiledir=C:/theano_cache"
+    assert _cache(record)["module_path_exact"] is True
 
 
 def test_redacted_names_count_at_their_shortest() -> None:

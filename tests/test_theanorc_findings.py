@@ -143,6 +143,11 @@ CASES = [
     ("flags-doubled-backslash", record(flags="cuda.root=C:\\\\CUDA\\\\v10.2"), []),
     ("flags-half-doubled-backslash", record(flags="cuda.root=C:\\\\CUDA\\v10.2"),
      [("flags-syntax", None, "cuda.root=C:/CUDA/v10.2")]),
+    # quoted: shlex keeps every backslash inside single quotes, and a lone one inside double quotes
+    ("flags-quoted-unc", record(flags="base_compiledir='\\\\srv\\share',cuda.root=\"C:\\CUDA\""), []),
+    # a network path typed as Windows shows it: fixed to //srv/share/tc, not to a folder on the drive
+    ("flags-unc", record(flags="base_compiledir=\\\\srv\\share\\tc"),
+     [("flags-syntax", None, "base_compiledir=//srv/share/tc")]),
     ("flags-unclosed", record(flags='floatX="float32'), [("flags-syntax", None, "THEANO_FLAGS=floatX=float32")]),
     ("flags-value-space", record(flags="floatX= float32"), [("flags-syntax", None, "floatX=float32")]),
     ("flags-unknown", record(flags="lib.cnmem=0.8"), [("removed-option", None, "gpuarray.preallocate=0.8")]),

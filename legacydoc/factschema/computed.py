@@ -84,6 +84,7 @@ CONFIG = Table({
     # not a MapOf, since only these options are computed
     "effective": Table({
         "device": SETTING, "floatX": SETTING, "mode": SETTING, "cxx": SETTING, "base_compiledir": SETTING,
+        "compiledir": SETTING, "compiledir_format": SETTING,
         "init_gpu_device": SETTING, "force_device": SETTING, "linker": SETTING, "optimizer": SETTING,
         "allow_gc": SETTING, "warn_float64": SETTING, "blas": Table({"ldflags": SETTING}),
         "cuda": Table({"root": SETTING}),

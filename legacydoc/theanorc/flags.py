@@ -87,6 +87,49 @@ def _items(tokens: list[str]) -> list[FlagItem]:
     return items
 
 
+def _lone_backslash_items(text: str) -> Optional[list[tuple[str, bool]]]:
+    """Each item as shlex would split it (its text as typed, quotes kept) and whether an
+    unquoted backslash not doubled was eaten: '\\\\' outside quotes is an escaped backslash,
+    the way to write one; inside single quotes nothing is escaped, inside double quotes only
+    '\\' and '"' are. None when the text does not scan (shlex raises for it anyway)."""
+    items: list[tuple[str, bool]] = []
+    token: list[str] = []
+    lone = False
+    quote = ""
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if not quote and char == ",":
+            items.append(("".join(token), lone))
+            token, lone = [], False
+        elif not quote and char == "#":
+            end = text.find("\n", i)
+            i = len(text) if end < 0 else end
+            continue
+        elif not quote and char in "'\"":
+            quote = char
+            token.append(char)
+        elif quote and char == quote:
+            quote = ""
+            token.append(char)
+        elif char == "\\" and quote != "'":
+            following = text[i + 1:i + 2]
+            if not following:
+                return None
+            if not quote and following not in "\\'\",# \t\n":
+                lone = True
+            token.append(text[i:i + 2])
+            i += 2
+            continue
+        else:
+            token.append(char)
+        i += 1
+    if quote:
+        return None
+    items.append(("".join(token), lone))
+    return [(t.strip(), was_lone) for t, was_lone in items if t.strip()]
+
+
 def parse_flags(text: str) -> ParsedFlags:
     """Parse THEANO_FLAGS. Never raises."""
     parsed = ParsedFlags(raw=text)
@@ -102,15 +145,17 @@ def parse_flags(text: str) -> ParsedFlags:
             parsed.comment_dropped = text[text.find("#"):]
     except ValueError:
         pass
+    scanned = _lone_backslash_items(text)
+    if scanned is None or len(scanned) != len(parsed.items):
+        return parsed
     try:
-        literal = {i.key: i.value for i in _items(_split(text, comments=False, escapes=False)) if i.key}
-        for item in parsed.items:
-            if not item.key:
-                continue
-            typed = literal.get(item.key)
-            # doubled backslashes arrive single, as meant (C:\\CUDA is C:\CUDA): only a lone one is lost
-            if typed is not None and "\\" in typed and typed.replace("\\\\", "\\") != item.value:
-                parsed.backslashes_lost.append((item.key, typed, item.value or ""))
+        literal = _items(_split(text, escapes=False))
     except ValueError:
-        pass
+        return parsed
+    if len(literal) != len(parsed.items):
+        return parsed
+    for item, typed, (_text, lone) in zip(parsed.items, literal, scanned):
+        # doubled backslashes arrive single, as meant (C:\\CUDA is C:\CUDA): only a lone one is lost
+        if item.key and lone and typed.value is not None:
+            parsed.backslashes_lost.append((item.key, typed.value, item.value or ""))
     return parsed

@@ -109,6 +109,14 @@ def value_problems(ctx: Context, setting: Setting, entry: Optional[Entry] = None
         )
 
 
+
+def _forward_slashes(path: str) -> str:
+    """A Windows path as THEANO_FLAGS keeps it: each run of backslashes one '/', except
+    that a network path (\\\\server\\share) starts with '//'."""
+    unc = path.startswith("\\\\")
+    slashed = re.sub(r"\\+", "/", path)
+    return "/" + slashed if unc else slashed
+
 def check_flags(ctx: Context) -> None:
     flags = ctx.config.flags
     if not flags.raw:
@@ -134,8 +142,7 @@ def check_flags(ctx: Context) -> None:
             "flags-syntax", "warning",
             tr("THEANO_FLAGS: %s=%s arrives as %s=%s: Theano's parser removes unquoted backslashes. Write the path "
             "with forward slashes.") % (key, typed, key, received),
-            "%s=%s" % (key, typed.replace("\\\\", "/").replace("\\", "/")), file="THEANO_FLAGS", option=key,
-            value=received,
+            "%s=%s" % (key, _forward_slashes(typed)), file="THEANO_FLAGS", option=key, value=received,
         )
     for item in flags.dropped:
         words = item.text.split(None, 1)
