@@ -27,6 +27,7 @@ THEANO_082 = ("3.6", ["numpy==1.13.3", "scipy==1.0.1", "Theano==0.8.2"])
 THEANO_PYMC_112 = ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano-PyMC==1.1.2"])
 # Theano 1.0.5 without scipy (installed with --no-deps: Theano itself requires scipy)
 THEANO_105_NO_SCIPY = ("3.8", ["numpy==1.21.6", "six==1.16.0", "Theano==1.0.5"], ["--no-deps"])
+THEANO_105_SCIPY_18 = ("3.8", ["numpy==1.21.6", "scipy==1.8.1", "Theano==1.0.5"])
 KERAS_231 = ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.5", "Keras==2.3.1"])
 THEANO_104_PY39 = ("3.9", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.4"])
 THEANO_104_PY310 = ("3.10", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.4"])
@@ -132,6 +133,7 @@ SCRIPT_CASES = {
     "theano105-blas-ldflags-include-dir": ("theano-blas-ldflags-include-dir", "LD616"),
     "theano105-corrmm-no-cxx": ("theano-perform-not-defined", "LD401"),
     "theano105-conv-no-scipy": ("theano-conv-python-needs-scipy", "LD401"),
+    "theano105-conv-scipy18": ("theano-conv-python-needs-scipy", "LD168"),
     "theano105-missing-lazylinker-c": ("theano-lazylinker-c-missing", "LD161"),
     "theano105-cache-truncated-key": ("theano-cache-broken-entry-deleted", None),
     # not re-run: pytest's tmp_path is under /tmp, where Theano keeps 'Removing key file' quiet
@@ -190,6 +192,7 @@ RERUN_SCRIPTS = {
     "theano105-blas-ldflags-include-dir": (THEANO_105, "blas_ldflags_include.py"),
     "theano105-corrmm-no-cxx": (THEANO_105, "corrmm_no_cxx.py"),
     "theano105-conv-no-scipy": (THEANO_105_NO_SCIPY, "conv_no_scipy.py"),
+    "theano105-conv-scipy18": (THEANO_105_SCIPY_18, "conv_no_scipy.py"),
     "theano105-missing-lazylinker-c": (THEANO_105, "missing_c_sources.py"),
     "theano105-cache-truncated-key": (THEANO_105, "cache_truncated_key.py"),
     "theanopymc112-old-config-api": (THEANO_PYMC_112, "pymc_old_config_api.py"),
@@ -201,6 +204,8 @@ RERUN_EXIT = {"theano105-cache-truncated-key": 0}
 FIXED_BY_RELEASE = {"theano082-keyword-added-later": THEANO_105, "theano082-module-added-later": THEANO_105,
                     "theano105-removed-compat-six": THEANO_090, "theano105-removed-profilemode": THEANO_082,
                     "theano105-removed-conv3d": THEANO_090,
+                    # scipy 1.7.3, the last with the private functions: the Python convolution runs
+                    "theano105-conv-scipy18": THEANO_105,
                     # code written for Theano 1.0 runs under it again (LD166's second fix)
                     "theanopymc112-theano-op": THEANO_105, "theanopymc112-gof-import": THEANO_105}
 # The flags that make a re-run script succeed: the fix its finding gives works.

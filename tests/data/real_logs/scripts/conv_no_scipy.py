@@ -1,5 +1,6 @@
 # A convolution with no C++ compiler (cxx empty): Theano runs the Python implementation,
-# which needs scipy.signal. Run it in a venv without scipy.
+# which needs scipy.signal's private functions. Run it in a venv without scipy, or with
+# scipy 1.8 or later, which moved them.
 import os
 
 os.environ.setdefault("THEANO_FLAGS", "cxx=")
