@@ -174,13 +174,22 @@ def _module_path(base: str) -> str:
     return base + "\\" + REAL_NAME + "\\tmpk2j3h4g5\\m" + "0" * 64 + ".pyd"
 
 
+def _path_of(length: int) -> str:
+    """A module path of exactly this length (its base padded)."""
+    short = _module_path("C:\\Users\\u\\")
+    return _module_path("C:\\Users\\u\\" + "d" * (length - len(short)))
+
+
 @pytest.mark.parametrize("line, found", [
     ("ld.exe: cannot open output file %s: No such file or directory" % _module_path(DEEP.replace("/", "\\")), True),
-    ('-o "%s" "%s"' % (_module_path(DEEP), _module_path(DEEP)[:-73] + "mod.cpp"), True),
-    # 20 characters shorter: under the limit
-    ("cannot open output file %s: x" % _module_path(DEEP.replace("Independent_Scripts", "IS")), False),
-    # Python's repr doubles each backslash: the path itself is shorter than the text
-    ("No such file or directory: '%s'" % _module_path("C:\\Users\\u\\x").replace("\\", "\\\\"), False),
+    # the limit itself: 260 characters with the NUL is one too many
+    ("ld.exe: cannot open output file %s: No such file or directory" % _path_of(260), True),
+    ("ld.exe: cannot open output file %s: No such file or directory" % _path_of(259), False),
+    # Python's repr doubles each backslash: counted as one, the path is what is measured
+    ("FileNotFoundError: [Errno 2] No such file or directory: '%s'" % _path_of(260).replace("\\", "\\\\"), True),
+    ("FileNotFoundError: [Errno 2] No such file or directory: '%s'" % _path_of(250).replace("\\", "\\\\"), False),
+    # a command line alone proves nothing: newer binutils write such paths
+    ('-o "%s" "%s"' % (_path_of(270), _path_of(270)[:-69] + "mod.cpp"), False),
     # long, but not Theano's cache
     ("cannot open %s" % ("C:\\" + "\\".join(["folder_%03d" % i for i in range(30)])), False),
 ])
@@ -188,6 +197,31 @@ def test_a_log_quoting_a_cache_path_past_the_limit(line: str, found: bool) -> No
     from legacydoc import logscan
 
     assert ("theano-compile-path-past-windows-limit" in [m.id for m in logscan.scan(line)]) is found
+
+
+def test_a_floor_under_the_limit_does_not_rule_out_the_log(tmp_path: Path) -> None:
+    """The record's length counted at its shortest is under 260: the log's 268 is not contradicted."""
+    import json
+    import sys
+
+    facts = tmp_path / "facts.toml"
+    facts.write_text('schema = 1\n[system]\nos = "windows"\n[theano_config.flags]\n'
+                     'THEANO_FLAGS = "base_compiledir=C:/Users/%s/Documents/My_Python_Scripts/MLP/Well_8_to_five_'
+                     'wells/Independent_Scripts"\n' % ("u" * 6), encoding="utf-8")
+    cache = enrich(_load(facts))["derived"]["cache"]
+    assert cache["module_path_length"] < 260 and cache["module_path_exact"] is False
+    log = tmp_path / "log.txt"
+    log.write_text("ld.exe: cannot open output file %s: No such file or directory\n" % _path_of(268), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "legacydoc", "check", "--facts", str(facts), "--log", str(log),
+                           "--format", "json"], capture_output=True, text=True, timeout=120)
+    assert "LD544" in [d["id"] for d in json.loads(proc.stdout)["diagnoses"]]
+
+
+def _load(path: Path) -> dict[str, Any]:
+    import tomllib
+
+    with open(path, "rb") as handle:
+        return tomllib.load(handle)
 
 
 def test_check_fires_on_the_log_alone(tmp_path: Path) -> None:

@@ -489,3 +489,17 @@ def test_numpy_still_refuses_a_module_built_for_a_newer_numpy(tmp_path: Path) ->
     assert set(live) == set(_explained((REAL / "numpy123-module-under-numpy121.txt").read_bytes())), sorted(live)
     assert subprocess.run([str(newer), "import_npmod.py"], cwd=str(tmp_path), env=env, capture_output=True,
                           timeout=300).returncode == 0
+
+
+@pytest.mark.legacy
+@pytest.mark.slow
+def test_scipy_18_imports_but_lacks_what_theano_imports() -> None:
+    """The recording under scipy 1.8.1 is LD168's cause, not a missing scipy: scipy.signal
+    imports there, Theano's private names do not (they do under 1.7.3)."""
+    script = ("import scipy.signal\ntry:\n    from scipy.signal.signaltools import _valfrommode\n"
+              "    from scipy.signal.sigtools import _convolve2d\nexcept ImportError:\n    print('private gone')\n"
+              "else:\n    print('private there')\n")
+    for venv, expected in ((THEANO_105_SCIPY_18, "private gone"), (THEANO_105, "private there")):
+        python = legacy_venv(*venv)
+        proc = subprocess.run([str(python), "-c", script], capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0 and proc.stdout.strip() == expected, proc.stderr[-2000:]
