@@ -13,7 +13,7 @@ from typing import Callable
 import pytest
 
 from conftest import DATA
-from legacy_envs import legacy_venv
+from legacy_envs import find_python, legacy_venv
 from legacydoc import logscan
 from legacydoc.engine import load_rules
 from legacydoc.explain import explain
@@ -28,6 +28,8 @@ THEANO_PYMC_112 = ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano-PyMC==1.1.2"
 # Theano 1.0.5 without scipy (installed with --no-deps: Theano itself requires scipy)
 THEANO_105_NO_SCIPY = ("3.8", ["numpy==1.21.6", "six==1.16.0", "Theano==1.0.5"], ["--no-deps"])
 THEANO_105_SCIPY_18 = ("3.8", ["numpy==1.21.6", "scipy==1.8.1", "Theano==1.0.5"])
+# pip 23.0.1 building the sdist the way pip 23.1+ always does without wheel: isolated, newest setuptools
+THEANO_070_PEP517 = ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano==0.7.0"], ["--use-pep517"])
 KERAS_231 = ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.5", "Keras==2.3.1"])
 THEANO_104_PY39 = ("3.9", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.4"])
 THEANO_104_PY310 = ("3.10", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.4"])
@@ -134,6 +136,7 @@ SCRIPT_CASES = {
     "theano105-corrmm-no-cxx": ("theano-perform-not-defined", "LD401"),
     "theano105-conv-no-scipy": ("theano-conv-python-needs-scipy", "LD401"),
     "theano105-conv-scipy18": ("theano-conv-python-needs-scipy", "LD168"),
+    "theano070-pep517-unconverted": ("theano-installed-unconverted-on-python3", "LD169"),
     "theano105-missing-lazylinker-c": ("theano-lazylinker-c-missing", "LD161"),
     "theano105-cache-truncated-key": ("theano-cache-broken-entry-deleted", None),
     # not re-run: pytest's tmp_path is under /tmp, where Theano keeps 'Removing key file' quiet
@@ -193,6 +196,7 @@ RERUN_SCRIPTS = {
     "theano105-corrmm-no-cxx": (THEANO_105, "corrmm_no_cxx.py"),
     "theano105-conv-no-scipy": (THEANO_105_NO_SCIPY, "conv_no_scipy.py"),
     "theano105-conv-scipy18": (THEANO_105_SCIPY_18, "conv_no_scipy.py"),
+    "theano070-pep517-unconverted": (THEANO_070_PEP517, "import_theano.py"),
     "theano105-missing-lazylinker-c": (THEANO_105, "missing_c_sources.py"),
     "theano105-cache-truncated-key": (THEANO_105, "cache_truncated_key.py"),
     "theanopymc112-old-config-api": (THEANO_PYMC_112, "pymc_old_config_api.py"),
@@ -503,3 +507,29 @@ def test_scipy_18_imports_but_lacks_what_theano_imports() -> None:
         python = legacy_venv(*venv)
         proc = subprocess.run([str(python), "-c", script], capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0 and proc.stdout.strip() == expected, proc.stderr[-2000:]
+
+
+@pytest.mark.legacy
+@pytest.mark.slow
+def test_theano_07_installs_converted_with_ld169s_fix(tmp_path: Path) -> None:
+    """LD169's fix: setuptools below 60 (the standard library's distutils, with 2to3), no build
+    isolation and no cached wheel. The same Theano 0.7.0 sdist then imports on Python 3."""
+    base = find_python("3.8")
+    if base is None:
+        pytest.skip("no Python 3.8")
+    venv = tmp_path / "venv"
+    steps = [[str(base), "-m", "venv", str(venv)],
+             [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "setuptools<60", "wheel", "numpy==1.21.6",
+              "scipy==1.7.3"],
+             # --no-cache-dir: pip would reinstall the unconverted wheel an earlier build left in its cache
+             [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
+              "--no-cache-dir", "Theano==0.7.0"]]
+    for number, step in enumerate(steps):
+        proc = subprocess.run(step, capture_output=True, text=True, timeout=900)
+        if proc.returncode != 0 and number == 1:
+            pytest.skip("no package index: %s" % proc.stderr[-300:])  # as legacy_venv does
+        assert proc.returncode == 0, proc.stderr[-2000:]
+    proc = subprocess.run([str(venv / "bin" / "python"), "-c", "import theano; print(theano.__version__)"],
+                          cwd=str(tmp_path), capture_output=True, text=True, timeout=300,
+                          env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("0.7.0"), proc.stderr[-2000:]
