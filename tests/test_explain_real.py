@@ -29,7 +29,8 @@ THEANO_PYMC_112 = ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano-PyMC==1.1.2"
 THEANO_105_NO_SCIPY = ("3.8", ["numpy==1.21.6", "six==1.16.0", "Theano==1.0.5"], ["--no-deps"])
 THEANO_105_SCIPY_18 = ("3.8", ["numpy==1.21.6", "scipy==1.8.1", "Theano==1.0.5"])
 # pip 23.0.1 building the sdist the way pip 23.1+ always does without wheel: isolated, newest setuptools
-THEANO_070_PEP517 = ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano==0.7.0"], ["--use-pep517"])
+# (--no-cache-dir: the unconverted wheel must not stay in pip's cache for other installs)
+THEANO_070_PEP517 = ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano==0.7.0"], ["--use-pep517", "--no-cache-dir"])
 KERAS_231 = ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.5", "Keras==2.3.1"])
 THEANO_104_PY39 = ("3.9", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.4"])
 THEANO_104_PY310 = ("3.10", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.4"])
@@ -512,24 +513,34 @@ def test_scipy_18_imports_but_lacks_what_theano_imports() -> None:
 @pytest.mark.legacy
 @pytest.mark.slow
 def test_theano_07_installs_converted_with_ld169s_fix(tmp_path: Path) -> None:
-    """LD169's fix: setuptools below 60 (the standard library's distutils, with 2to3), no build
-    isolation and no cached wheel. The same Theano 0.7.0 sdist then imports on Python 3."""
+    """A pip of today and setuptools 60+ install Theano 0.7.0 unconverted; LD169's fix
+    (setuptools below 60, no build isolation, no cached wheel) installs the same sdist
+    converted, and it imports on Python 3."""
     base = find_python("3.8")
     if base is None:
         pytest.skip("no Python 3.8")
     venv = tmp_path / "venv"
-    steps = [[str(base), "-m", "venv", str(venv)],
-             [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "setuptools<60", "wheel", "numpy==1.21.6",
-              "scipy==1.7.3"],
-             # --no-cache-dir: pip would reinstall the unconverted wheel an earlier build left in its cache
-             [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
-              "--no-cache-dir", "Theano==0.7.0"]]
-    for number, step in enumerate(steps):
-        proc = subprocess.run(step, capture_output=True, text=True, timeout=900)
-        if proc.returncode != 0 and number == 1:
-            pytest.skip("no package index: %s" % proc.stderr[-300:])  # as legacy_venv does
-        assert proc.returncode == 0, proc.stderr[-2000:]
-    proc = subprocess.run([str(venv / "bin" / "python"), "-c", "import theano; print(theano.__version__)"],
-                          cwd=str(tmp_path), capture_output=True, text=True, timeout=300,
-                          env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    python = str(venv / "bin" / "python")
+    pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+
+    def run(argv: list[str]) -> subprocess.CompletedProcess:
+        return subprocess.run(argv, capture_output=True, text=True, timeout=900)
+
+    def imported() -> subprocess.CompletedProcess:
+        return subprocess.run([python, "-c", "import theano; print(theano.__version__)"], cwd=str(tmp_path),
+                              capture_output=True, text=True, timeout=300, env=env)
+
+    if run([str(base), "-m", "venv", str(venv)]).returncode != 0:
+        pytest.skip("cannot create a venv")
+    setup = run(pip + ["pip>=23.1", "setuptools>=60", "numpy==1.21.6", "scipy==1.7.3"])
+    if setup.returncode != 0:
+        pytest.skip("no package index: %s" % setup.stderr[-300:])  # as legacy_venv does
+    broken = run(pip + ["--no-deps", "--no-cache-dir", "Theano==0.7.0"])
+    assert broken.returncode == 0, broken.stderr[-2000:]
+    assert "except Exception, e0:" in imported().stderr  # the failure, reproduced
+    fixed = [run(pip + ["setuptools<60", "wheel"]),
+             run(pip + ["--force-reinstall", "--no-deps", "--no-build-isolation", "--no-cache-dir", "Theano==0.7.0"])]
+    assert all(step.returncode == 0 for step in fixed), [step.stderr[-1000:] for step in fixed]
+    proc = imported()
     assert proc.returncode == 0 and proc.stdout.strip().endswith("0.7.0"), proc.stderr[-2000:]
