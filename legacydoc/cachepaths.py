@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any, Optional
 
 from legacydoc.facts import get
+from legacydoc.redact import HOME, HOST, USER
 from legacydoc.versions import parse_version
 
 # Microsoft, "Maximum Path Length Limitation": MAX_PATH is 260 characters, the NUL included.
@@ -39,7 +40,7 @@ SHORTEST_PYTHON = "2.7.0"
 TMP_LEN_6, TMP_LEN_8 = 9, 11
 EIGHT_RANDOM_SINCE = (3, 6)
 # A redacted record's placeholders stand for at least this much.
-_PLACEHOLDER_FLOOR = {"<home>": len("C:\\Users\\x"), "<user>": 1, "<host>": 1}
+_PLACEHOLDER_FLOOR = {HOME: len("C:\\Users\\x"), USER: 1, HOST: 1}
 # Theano's default_compiledirname() sanitiser.
 _UNSAFE = re.compile(r"[\(\)\s,]+")
 SHA256_SINCE = (0, 10)

@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_explain import diagnoses
 
 from legacy_envs import legacy_venv
 from legacydoc.cachepaths import WINDOWS_MAX_PATH, module_path_facts
 from legacydoc.derive import enrich
+from legacydoc.facts import load
 
 # a user name as long as the reporter's (Theano issue 6601)
 DEEP = "C:/Users/%s/Documents/My_Python_Scripts/MLP/Well_8_to_five_wells/Independent_Scripts" % ("u" * 10)
@@ -201,39 +203,21 @@ def test_a_log_quoting_a_cache_path_past_the_limit(line: str, found: bool) -> No
 
 def test_a_floor_under_the_limit_does_not_rule_out_the_log(tmp_path: Path) -> None:
     """The record's length counted at its shortest is under 260: the log's 268 is not contradicted."""
-    import json
-    import sys
-
     facts = tmp_path / "facts.toml"
     facts.write_text('schema = 1\n[system]\nos = "windows"\n[theano_config.flags]\n'
                      'THEANO_FLAGS = "base_compiledir=C:/Users/%s/Documents/My_Python_Scripts/MLP/Well_8_to_five_'
                      'wells/Independent_Scripts"\n' % ("u" * 6), encoding="utf-8")
-    cache = enrich(_load(facts))["derived"]["cache"]
+    cache = enrich(load(facts))["derived"]["cache"]
     assert cache["module_path_length"] < 260 and cache["module_path_exact"] is False
     log = tmp_path / "log.txt"
     log.write_text("ld.exe: cannot open output file %s: No such file or directory\n" % _path_of(268), encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "legacydoc", "check", "--facts", str(facts), "--log", str(log),
-                           "--format", "json"], capture_output=True, text=True, timeout=120)
-    assert "LD544" in [d["id"] for d in json.loads(proc.stdout)["diagnoses"]]
-
-
-def _load(path: Path) -> dict[str, Any]:
-    import tomllib
-
-    with open(path, "rb") as handle:
-        return tomllib.load(handle)
+    assert "LD544" in diagnoses(facts, log)
 
 
 def test_check_fires_on_the_log_alone(tmp_path: Path) -> None:
-    import json
-    import sys
-
     facts = tmp_path / "facts.toml"
     facts.write_text('schema = 1\n[system]\nos = "windows"\n', encoding="utf-8")
     log = tmp_path / "log.txt"
     log.write_text("cannot open output file %s: No such file or directory\n" % _module_path(DEEP.replace("/", "\\")),
                    encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "legacydoc", "check", "--facts", str(facts), "--log", str(log),
-                           "--format", "json"], capture_output=True, text=True, timeout=120)
-    found = [d for d in json.loads(proc.stdout)["diagnoses"] if d["id"] == "LD544"]
-    assert found and "at least 260 characters" in found[0]["title"]
+    assert "at least 260 characters" in diagnoses(facts, log)["LD544"]["title"]

@@ -87,9 +87,9 @@ def _items(tokens: list[str]) -> list[FlagItem]:
     return items
 
 
-def _lone_backslash_items(text: str) -> Optional[list[tuple[str, bool]]]:
-    """Each item as shlex would split it (its text as typed, quotes kept) and whether an
-    unquoted backslash not doubled was eaten: '\\\\' outside quotes is an escaped backslash,
+def _lone_backslash_items(text: str) -> Optional[list[bool]]:
+    """For each item as shlex would split it, whether an unquoted backslash not doubled
+    was eaten: '\\\\' outside quotes is an escaped backslash,
     the way to write one; inside single quotes nothing is escaped, inside double quotes only
     '\\' and '"' are. None when the text does not scan (shlex raises for it anyway)."""
     items: list[tuple[str, bool]] = []
@@ -127,7 +127,7 @@ def _lone_backslash_items(text: str) -> Optional[list[tuple[str, bool]]]:
     if quote:
         return None
     items.append(("".join(token), lone))
-    return [(t.strip(), was_lone) for t, was_lone in items if t.strip()]
+    return [was_lone for typed, was_lone in items if typed.strip()]
 
 
 def parse_flags(text: str) -> ParsedFlags:
@@ -154,7 +154,7 @@ def parse_flags(text: str) -> ParsedFlags:
         return parsed
     if len(literal) != len(parsed.items):
         return parsed
-    for item, typed, (_text, lone) in zip(parsed.items, literal, scanned):
+    for item, typed, lone in zip(parsed.items, literal, scanned):
         # doubled backslashes arrive single, as meant (C:\\CUDA is C:\CUDA): only a lone one is lost
         if item.key and lone and typed.value is not None:
             parsed.backslashes_lost.append((item.key, typed.value, item.value or ""))

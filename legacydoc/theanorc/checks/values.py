@@ -109,13 +109,13 @@ def value_problems(ctx: Context, setting: Setting, entry: Optional[Entry] = None
         )
 
 
-
 def _forward_slashes(path: str) -> str:
     """A Windows path as THEANO_FLAGS keeps it: each run of backslashes one '/', except
     that a network path (\\\\server\\share) starts with '//'."""
     unc = path.startswith("\\\\")
     slashed = re.sub(r"\\+", "/", path)
     return "/" + slashed if unc else slashed
+
 
 def check_flags(ctx: Context) -> None:
     flags = ctx.config.flags
