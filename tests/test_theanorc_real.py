@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import socket
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ VENVS = {
     "theano": ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.5"]),
     "theano-pymc": ("3.8", ["numpy==1.21.6", "scipy==1.7.3", "Theano-PyMC==1.1.2"]),
 }
+HOST_FORMAT = "compiledir_%(short_platform)s-%(processor)s-%(python_version)s-%(python_bitwidth)s-%(hostname)s"
 # Never compared: the realpath'd, created-on-import compile folders.
 NOT_COMPARED = {"compiledir", "gpuarray.cache_path", "gpuarray__cache_path"}
 
@@ -87,6 +89,12 @@ CASES = [
     Case("cxx-empty-linker-cvm", {"home/.theanorc": "[global]\ncxx =\nlinker = cvm\n"}, fails="ValueError"),
     Case("colon-delimiter", {"home/.theanorc": "[global]\nfloatX: float32\n[gcc]\ncxxflags: -O2 -g\n"}),
     Case("interpolation", {"home/.theanorc": "[global]\nbase_compiledir = {root}/cache_%(USER)s_%(PID)s\n"}),
+    # LD545's fixes: a per-job TMPDIR and a per-host compiledir_format (read raw: ConfigParser
+    # cannot fill %(short_platform)s, and Theano then reads the raw text)
+    Case("interpolation-tmpdir", {"home/.theanorc": "[global]\nbase_compiledir = %(TMPDIR)s/theano\n"},
+         env={"TMPDIR": "{root}/job42"}),
+    Case("compiledir-format-hostname", {"home/.theanorc": "[global]\ncompiledir_format = " + HOST_FORMAT + "\n"}),
+    Case("flags-compiledir-format-hostname", {}, flags=",compiledir_format=" + HOST_FORMAT),
     Case("interpolation-missing", {"home/.theanorc": "[gcc]\ncxxflags = -I%(NOPE)s/include\n"}),
     Case("interpolation-lone-percent", {"home/.theanorc": "[gcc]\ncxxflags = -DRATE=5%\n"}),
     Case("interpolation-cross-ref", {"home/.theanorc": "[gcc]\nbase = -O2\ncxxflags = %(base)s -g\n"}),
@@ -159,7 +167,8 @@ CASES = [
 BOTH = {"inline-hash-comment", "mode-lowercase", "dnn-enabled-lowercase", "duplicate-option", "bom", "gbk-comment",
         "missing-header", "continuation", "interpolation", "interpolation-lone-percent", "default-section", "section-name-case",
         "flags-spaces", "flags-global-prefix", "flags-no-equals", "flags-hash", "flags-unclosed-quote", "cxx-empty",
-        "warn-ignore-none", "floatx-alias", "bool-no", "contexts-bad", "theanorc-hides-home", "cwd-theanorc-unread"}
+        "warn-ignore-none", "floatx-alias", "bool-no", "contexts-bad", "theanorc-hides-home", "cwd-theanorc-unread",
+        "interpolation-tmpdir", "compiledir-format-hostname", "flags-compiledir-format-hostname"}
 for _case in CASES:
     if _case.id in BOTH:
         _case.flavours = ("theano", "theano-pymc")
@@ -177,7 +186,7 @@ def _write_world(case: Case, root: Path) -> dict[str, str]:
     for relpath in case.dirs:
         (root / relpath.replace("home/", "alice/", 1)).mkdir(parents=True)
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(root / "alice"), "USER": "alice", "LANG": "C.UTF-8"}
-    env.update(case.env)
+    env.update({name: value.replace("{root}", str(root)) for name, value in case.env.items()})
     if env.get("USER") == "-":
         del env["USER"]
     if case.theanorc is not None:
@@ -300,6 +309,13 @@ def test_effective_config_matches_real_theano(flavour: str, worlds: Path) -> Non
         # findings must never crash on any of these worlds
         find_problems(records[case_id])
     assert not failures, "\n".join(failures)
+    # where the cache really went: one folder per host, or under the job's TMPDIR
+    host = socket.gethostname()
+    for case_id in ("compiledir-format-hostname", "flags-compiledir-format-hostname"):
+        status, folder = results[case_id]["values"]["compiledir"]
+        assert status == "ok" and folder.endswith("-" + host), (case_id, folder)
+    status, folder = results["interpolation-tmpdir"]["values"]["compiledir"]
+    assert status == "ok" and "/job42/theano/compiledir_" in folder, folder
     # a real comparison happened: most options of most cases
     assert total > 20 * len(cases)
 

@@ -253,7 +253,8 @@ ENV = fact_table({
     "partial": BOOL,
     "variables": MapOf(STR, r"(?i)PATH|LD_LIBRARY_PATH|DYLD_LIBRARY_PATH|CONDA_PREFIX|CONDA_DEFAULT_ENV|VIRTUAL_ENV"
                             r"|PYTHONPATH|PYTHONHOME|OMP_NUM_THREADS|GOTO_NUM_THREADS|LOCALAPPDATA"
-                            r"|NVIDIA_VISIBLE_DEVICES|(?:CUDA_|CUDNN_|THEANO|AESARA|PYTENSOR|MKL_|OPENBLAS_|GPUARRAY_|KERAS_)\w*"),
+                            r"|NVIDIA_VISIBLE_DEVICES|TMPDIR|TEMP|TMP|LSCRATCH|SLURM_JOB_ID|PBS_JOBID|LSB_JOBID|JOB_ID|SGE_ROOT"
+                            r"|(?:CUDA_|CUDNN_|THEANO|AESARA|PYTENSOR|MKL_|OPENBLAS_|GPUARRAY_|KERAS_)\w*"),
 })
 
 # --- which fact says a table was probed ------------------------------------------------------------

@@ -24,6 +24,17 @@ EXACT_NAMES = (
     "GOTO_NUM_THREADS",
     "LOCALAPPDATA",
     "NVIDIA_VISIBLE_DEVICES",
+    # Theano's .theanorc interpolates these (%(TMPDIR)s ...): theano/configparser.py, rel-0.7..rel-1.0.5
+    "TMPDIR",
+    "TEMP",
+    "TMP",
+    "LSCRATCH",
+    # a batch job's marker, one per scheduler: Slurm (sbatch(1)), PBS (qsub(1B)), LSF, Grid Engine
+    "SLURM_JOB_ID",
+    "PBS_JOBID",
+    "LSB_JOBID",
+    "JOB_ID",
+    "SGE_ROOT",
 )
 PREFIXES = ("CUDA_", "CUDNN_", "THEANO", "AESARA", "PYTENSOR", "MKL_", "OPENBLAS_", "GPUARRAY_", "KERAS_")
 # Even inside the allow-list, a name that looks secret is never recorded.
