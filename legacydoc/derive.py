@@ -25,6 +25,7 @@ from legacydoc.facts import env_variable, get
 from legacydoc.factschema.kinds import is_int
 from legacydoc.i18n import tr
 from legacydoc.kerasconfig import keras_facts
+from legacydoc.sharedcache import shared_cache_facts
 from legacydoc.theanorc.validate import BOOL_TRUE
 from legacydoc.versions import parse_version, small_int
 
@@ -146,6 +147,17 @@ DERIVED: dict[str, str] = {
     "cache.module_path_length": "Windows: the longest path Theano writes in its compile cache, in characters "
     "(at least: parts the record lacks count at their shortest)",
     "cache.module_path_exact": "that length was computed from recorded parts only",
+    "cache.on_network_filesystem": "the compile cache folder is on a file system several machines mount (NFS, "
+    "Lustre, GPFS...; read from Linux's mount table, absent elsewhere)",
+    "cache.private_to_job_or_host": "the cache folder is this job's, process's or host's own (the job id, "
+    "%(PID)s or the host name in its path, or %(hostname)s in compiledir_format)",
+    "cache.lock_kind": "directory: Theano's own compile lock (a lock_dir; Theano, Theano-PyMC before 1.0.15) | "
+    "filelock: Theano-PyMC 1.0.15 and later",
+    "batch.system": "Slurm | PBS | LSF | Grid Engine | PBS or Grid Engine: the batch system whose job the probe "
+    "ran in, or whose submit command is on PATH (none: neither, both recorded)",
+    "batch.evidence": "what showed it: the job's variable (SLURM_JOB_ID, PBS_JOBID, LSB_JOBID, JOB_ID) or the submit "
+    "command found on PATH (sbatch, bsub, qsub)",
+    "batch.job_id": "the id of the job the probe ran in",
     "log.found": "a log was given (check --log) and legacydoc recognised at least one message in it",
     "log.rules": "the rules the recognised messages are evidence for (rules/messages/*.toml), with those "
     "recognised in the import check's own errors",
@@ -1326,6 +1338,9 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
             theano.get("version"), d.get("theano.backend"), d.get("theano.flavour"))
     d.update(_flat("cache", cache_facts(facts)))
     d.update(_flat("cache", module_path_facts(facts, theano.get("version"), theano.get("flavour"))))
+    batch, shared = shared_cache_facts(facts, theano.get("flavour"), theano.get("version"), config_files_read(facts))
+    d.update(_flat("batch", batch))
+    d.update(_flat("cache", shared))
     d.update(_flat("log", log_facts(facts, d.get("theano.backend"))))
     if d.get("theano.lib_cnmem") is not False:  # a release without lib.cnmem: LD511's
         ignored = cnmem_ignored(facts, d.get("theano.backend"), d.get("theano.backend_known"))

@@ -36,6 +36,7 @@ SYSTEM = fact_table({
     "user": STR, "user_aliases": list_of(STR), "hostname": STR, "host_aliases": list_of(STR), "home": STR,
     "home_aliases": list_of(STR), "home_has_space": BOOL, "home_non_ascii": BOOL,
     "distro": STR, "distro_version": STR, "glibc": STR, "macos_version": STR, "sip_enabled": BOOL,
+    "batch_commands": list_of(STR),  # sbatch, qsub, bsub found on PATH ([]: none)
 })
 
 # --- python (probes/target.py and the target_script.py it runs) -----------------------------------
@@ -238,6 +239,8 @@ THEANO_CONFIG = fact_table({
         "default_from": STR, "compiledir_setting": STR, "compiledir_setting_source": STR, "abspath": STR,
         "exists": BOOL, "not_a_directory": BOOL, "creatable": BOOL, "writable": BOOL, "subdirs_total": INT,
         "subdirs_truncated": BOOL, "scan_error": STR,
+        # the mount holding the cache folder (Linux's mount table): "nfs4", "lustre", "ext4"...
+        "filesystem": STR, "mount_point": STR,
         "subdirs": ListOf(Table({
             "name": STR, "platform": STR, "processor": STR, "python_version": STR, "bitwidth": INT,
             "system": STR, "entries": INT, "entries_truncated": BOOL, "module_dirs": INT, "scan_error": STR,

@@ -54,6 +54,7 @@ class ProbeContext:
     log: CommandLog = field(default_factory=CommandLog)
     deadline: Optional[float] = None  # time.monotonic() after which no command starts
     running: Running = field(default_factory=Running)  # shared by the per-probe copies
+    mounts_file: str = "/proc/self/mounts"  # Linux's mount table; a test hands a recorded one
 
     # --- derived, read-only views -------------------------------------------------
     @property

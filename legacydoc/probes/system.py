@@ -19,6 +19,9 @@ from legacydoc.safe_io import read_small
 
 # The vector-width flags the bench needs; the full /proc/cpuinfo list is long and noisy.
 INTERESTING_FLAGS = ("sse2", "sse4_2", "avx", "avx2", "fma", "avx512f", "avx512_vnni", "hypervisor")
+# A batch system's submit command on PATH: this machine sends jobs to a cluster's nodes,
+# which see the same home folder (rule LD545). Slurm, PBS or Grid Engine, LSF.
+BATCH_COMMANDS = ("sbatch", "qsub", "bsub")
 
 
 def parse_meminfo(text: str) -> dict[str, int]:
@@ -238,5 +241,7 @@ def collect(ctx: ProbeContext) -> dict[str, Any]:
             facts["sip_enabled"] = sip
     if not facts.get("cpu_model"):
         facts["cpu_model"] = platform.processor() or uname.machine
+    if not ctx.is_windows:
+        facts["batch_commands"] = [name for name in BATCH_COMMANDS if ctx.which(name)]  # [] is "none"
     facts.update(identity(ctx))
     return facts

@@ -30,6 +30,7 @@ import stat
 import time
 from typing import Any, Optional
 
+from legacydoc.probes import mounts
 from legacydoc.probes.context import ProbeContext
 from legacydoc.safe_io import read_small
 from legacydoc.theanorc.discovery import config_file_paths
@@ -406,6 +407,10 @@ def compiledir_facts(ctx: ProbeContext, files: list[dict[str, Any]], now: Option
     disk = _on_disk(ctx, base)
     if disk != base:
         fact["abspath"] = disk
+    if ctx.family == "linux":
+        # The folder the modules and lock_dir really go to: compiledir when set, else base.
+        cache = _on_disk(ctx, ctx.expanduser(explicit["value"])) if explicit is not None else disk
+        fact.update(mounts.folder_filesystem(cache, ctx.mounts_file))
     try:
         fact["exists"] = os.path.isdir(disk)
         if not fact["exists"]:
