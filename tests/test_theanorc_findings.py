@@ -127,6 +127,11 @@ CASES = [
     ("env-var-syntax", record("[global]\nbase_compiledir = %LOCALAPPDATA%\\Theano\n[blas]\nldflags = -L$CONDA_PREFIX/lib "
                               "-Wl,-rpath,$ORIGIN\n"), [("interpolation", 4, ""), ("interpolation", 2, "")]),  # registry order
     ("origin-is-fine", record("[blas]\nldflags = -lopenblas -Wl,-rpath,$ORIGIN/../lib\n"), []),
+    # Theano formats compiledir_format's own keys (LD545's per-host cache): no warning;
+    # %(PID)s is ConfigParser's, never the format's (Theano then stops with KeyError 'PID')
+    ("compiledir-format-hostname", record("[global]\ncompiledir_format = compiledir_%(short_platform)s-%(hostname)s\n"), []),
+    ("compiledir-format-pid", record("[global]\ncompiledir_format = compiledir_%(short_platform)s-%(PID)s\n"),
+     [("interpolation", 2, "")]),
     ("scraped-seed-lines", record("[global]\ndevice cuda\n[lib]\ncnmem 0.8\n"),
      [("parse-error", 2, "device = cuda"), ("parse-error", 4, "[gpuarray]\npreallocate = 0.8")]),
     ("conflicting-files", record(files=[rc_file("[global]\nfloatX = float16\n", "/etc/theanorc", "THEANORC"),

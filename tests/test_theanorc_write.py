@@ -81,6 +81,19 @@ def test_kept_lines_that_check_would_flag_are_corrected_or_left_out() -> None:
     assert find_problems(machine_record(home, generated.text, gpu=False, pygpu=False)) == []
 
 
+def test_a_per_host_compiledir_format_is_kept() -> None:
+    # LD545's fix: ConfigParser cannot fill these keys, Theano reads the line raw and fills them
+    line = "compiledir_%(short_platform)s-%(processor)s-%(python_version)s-%(python_bitwidth)s-%(hostname)s"
+    rec = record("[global]\nfloatX = float32\ncompiledir_format = %s\n" % line)
+    generated = generate(rec, effective_config(rec), "/home/ann/.theanorc")
+    assert {kept.name: kept.value for kept in generated.lines}["compiledir_format"] == line
+    assert generated.dropped == []
+    # a name only ConfigParser knows is still left out, and says why
+    rec = record("[global]\nfloatX = float32\n[gcc]\ncxxflags = -I%(CUDA)s\n")
+    generated = generate(rec, effective_config(rec), "/home/ann/.theanorc")
+    assert [d for d in generated.dropped if "ConfigParser cannot fill" in d] != []
+
+
 def test_gpu_machine_with_cudnn_outside_the_toolkit_and_cnmem_migrated() -> None:
     rec = record("[global]\ndevice = cuda\n[lib]\ncnmem = 0.6\n[global]\n", cudnn={
         "headers": [{"header": "cudnn.h", "path": "/opt/cudnn/include/cudnn.h", "major": 7, "version": "7.6.5"}],

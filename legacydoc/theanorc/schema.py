@@ -11,6 +11,7 @@ release), ``section``/``option`` (where a config file holds it) and the validati
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Optional
@@ -69,6 +70,22 @@ class Schema:
 
 def canonical_name(option: Mapping[str, Any]) -> str:
     return option.get("canonical") or option["name"]
+
+
+_FORMAT_KEY = re.compile(r"%\((\w+)\)s")
+
+
+def is_compiledir_format(option: Mapping[str, Any], text: str) -> bool:
+    """A compiledir_format whose %(key)s names are all Theano's own format keys (the list
+    its doc gives: hostname, short_platform, ...). ConfigParser cannot fill them, so Theano
+    reads the line raw and formats it itself: the failed interpolation is expected."""
+    if canonical_name(option) != "compiledir_format":
+        return False
+    listed = re.search(r"Available keys: ([\w, ]+)\.", str(option.get("doc", "")))
+    keys = _FORMAT_KEY.findall(text)
+    if listed is None or not keys:
+        return False
+    return set(keys) <= {k.strip() for k in listed.group(1).split(",")}
 
 
 @functools.lru_cache(maxsize=None)

@@ -19,7 +19,7 @@ from legacydoc.facts import get
 from legacydoc.structs import field, struct
 from legacydoc.theanorc import machine
 from legacydoc.theanorc.effective import EffectiveConfig
-from legacydoc.theanorc.schema import canonical_name
+from legacydoc.theanorc.schema import canonical_name, is_compiledir_format
 from legacydoc.theanorc.validate import check_value
 
 DECIDED = ("device", "floatX", "mode", "cxx", "blas.ldflags", "cuda.root", "dnn.enabled", "dnn.include_path",
@@ -180,8 +180,12 @@ def _kept(config: EffectiveConfig, target: Optional[str],
             setting = config.settings[name]
             if setting.origin.file != source.path or setting.origin.line != entry.line:
                 continue  # overridden: not what Theano uses
-            if not setting.ok or "\n" in entry.value or setting.note.startswith("interpolation failed"):
-                dropped.append("%s (line %d): %s" % (text, entry.line, setting.check.message or "spans several lines"))
+            interpolation_failed = setting.note.startswith("interpolation failed") and not is_compiledir_format(
+                setting.option, entry.value)
+            if not setting.ok or "\n" in entry.value or interpolation_failed:
+                why = setting.check.message or ("ConfigParser cannot fill its %(...)s names" if interpolation_failed
+                                                else "spans several lines")
+                dropped.append("%s (line %d): %s" % (text, entry.line, why))
                 continue
             problem = flagged.get((source.path, entry.line))
             if problem is not None:

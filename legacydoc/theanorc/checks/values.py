@@ -20,6 +20,7 @@ from legacydoc.theanorc.checks.base import (
 )
 from legacydoc.theanorc.effective import Setting
 from legacydoc.theanorc.parser import Entry
+from legacydoc.theanorc.schema import is_compiledir_format
 from legacydoc.theanorc.suggest import (
     old_backend_only,
     removed_in,
@@ -247,6 +248,8 @@ def check_interpolation(ctx: Context) -> None:
                 "", **ctx._fields(setting),
             )
             continue
+        if is_compiledir_format(setting.option, setting.value):
+            continue  # Theano formats these keys itself (a per-host compile cache: LD545)
         if setting.origin.source == "file" and "interpolation failed" in setting.note and "%(" in (setting.value or ""):
             ctx.add(
                 "interpolation", "warning",
