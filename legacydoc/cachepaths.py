@@ -20,7 +20,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Optional
 
-from legacydoc.facts import get
+from legacydoc.facts import explicit_compiledir, get, text, user_setting
 from legacydoc.redact import HOME, HOST, USER
 from legacydoc.versions import parse_version
 
@@ -83,10 +83,10 @@ def _compiledir_name_len(facts: Mapping[str, Any], python: Optional[str]) -> tup
             return max(len(n) for n in names), True
     # legacydoc's own platform.platform(): the same text in every Python 3 (all append the
     # service pack), not in Python 2.7, which may name Windows 10 as 8
-    platform = _text(get(facts, "system.python_platform"))
+    platform = text(get(facts, "system.python_platform"))
     if platform is None or not (python or "").startswith("3."):
         platform = None
-    processor = _text(get(facts, "system.cpu_model"))  # PROCESSOR_IDENTIFIER, whichever Python
+    processor = text(get(facts, "system.cpu_model"))  # PROCESSOR_IDENTIFIER, whichever Python
     bits = get(facts, "python.bits")
     machine = str(get(facts, "system.machine") or "").lower()
     name = "compiledir_%s-%s-%s-%s" % (
@@ -99,18 +99,6 @@ def _compiledir_name_len(facts: Mapping[str, Any], python: Optional[str]) -> tup
     return len(_UNSAFE.sub("_", name)), exact
 
 
-def _text(value: Any) -> Optional[str]:
-    return value if isinstance(value, str) and value else None
-
-
-def _setting(facts: Mapping[str, Any], name: str) -> Optional[str]:
-    """An option the user set (a config file or THEANO_FLAGS), as the config model computed it."""
-    setting = get(facts, "config.effective." + name)
-    if isinstance(setting, Mapping) and setting.get("source", "default") != "default":
-        return _text(setting.get("value"))
-    return None
-
-
 def _is_absolute(path: str) -> bool:
     # what Theano's realpath leaves as it is: a drive and a root, or a network path
     return bool(re.match(r"^(?:[A-Za-z]:[\\/]|[\\/]{2})", path))
@@ -119,17 +107,17 @@ def _is_absolute(path: str) -> bool:
 def _cache_folder(facts: Mapping[str, Any], python: Optional[str]) -> Optional[tuple[int, bool]]:
     """The length of the folder modules' tmp folders go in, and whether it is exact; None when
     it cannot be told (base_compiledir unknown, a compiledir_format of the user's own)."""
-    explicit = _text(get(facts, "theano_config.compiledir.compiledir_setting")) or _setting(facts, "compiledir")
+    explicit = explicit_compiledir(facts)
     if explicit is not None:
         # compiledir given outright: base_compiledir and the compiledir_* name play no part
         explicit = explicit.rstrip("\\/")
         length, exact = _text_len(explicit)
         return length, exact and _is_absolute(explicit)
-    if _setting(facts, "compiledir_format") is not None:
+    if user_setting(facts, "compiledir_format") is not None:
         return None
     # as the probe found it, else as the config model computed it; Theano's default alone
     # is not enough (LOCALAPPDATA's length was not recorded)
-    base = _text(get(facts, "theano_config.compiledir.base_compiledir")) or _setting(facts, "base_compiledir")
+    base = text(get(facts, "theano_config.compiledir.base_compiledir")) or user_setting(facts, "base_compiledir")
     if base is None or "%(" in base:
         return None
     base = base.rstrip("\\/")
@@ -145,7 +133,7 @@ def module_path_facts(facts: Mapping[str, Any], theano_version: Optional[str],
     ``module_path_exact``; {} off Windows or when the cache's location is unknown."""
     if get(facts, "system.os") != "windows":
         return {}
-    python = _text(get(facts, "python.version"))
+    python = text(get(facts, "python.version"))
     parsed = parse_version(python)
     release = tuple(parsed.release[:2]) if parsed is not None else None
     folder = _cache_folder(facts, python)

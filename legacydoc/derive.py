@@ -21,7 +21,7 @@ from packaging.version import Version
 
 from legacydoc import knowledge, readiness
 from legacydoc.cachepaths import module_path_facts
-from legacydoc.facts import env_variable, get
+from legacydoc.facts import effective_setting, env_variable, get
 from legacydoc.factschema.kinds import is_int
 from legacydoc.i18n import tr
 from legacydoc.kerasconfig import keras_facts
@@ -230,12 +230,6 @@ def theano_flavour(facts: Mapping[str, Any]) -> dict[str, Any]:
         if pymc.get("version") == text_version:
             out["flavour"] = "theano-pymc"
     return {k: v for k, v in out.items() if v is not None}
-
-
-def effective(facts: Mapping[str, Any], key: str) -> Optional[Mapping[str, Any]]:
-    """The Theano config model's value for ``key`` ({value, source}), if it was computed."""
-    value = get(facts, "config.effective." + key)
-    return value if isinstance(value, Mapping) else None
 
 
 def driver_facts(facts: Mapping[str, Any], os_family: str) -> dict[str, Any]:
@@ -734,7 +728,7 @@ def cudnn_era_facts(facts: Mapping[str, Any], era: Optional[Mapping[str, Any]]) 
 def set_number(facts: Mapping[str, Any], key: str) -> Optional[float]:
     """A Theano option's value as a number, where the config sets it (not its default) and
     it reads as one; None otherwise."""
-    setting = effective(facts, key)
+    setting = effective_setting(facts, key)
     if not setting or setting.get("source") == "default":
         return None
     try:
@@ -965,7 +959,7 @@ def config_files_read(facts: Mapping[str, Any]) -> bool:
 
 def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[str, ...] = ()) -> dict[str, Any]:
     """Where Theano would really run, and why not on the GPU (legacydoc.readiness)."""
-    setting = effective(facts, "device")
+    setting = effective_setting(facts, "device")
     device = setting.get("value") if setting else None
     if setting and setting.get("source") == "default" and not config_files_read(facts):
         # The default only stands when every config file was read: a record that never
@@ -1033,7 +1027,7 @@ def config_not_used(facts: Mapping[str, Any], backend: Optional[str]) -> Optiona
     matches = get(facts, "log.matches")
     if not isinstance(matches, list):
         return None
-    cnmem = effective(facts, "lib.cnmem")
+    cnmem = effective_setting(facts, "lib.cnmem")
     wanted = cnmem.get("value") if cnmem and cnmem.get("source") != "default" else None
     try:
         asked = float(str(wanted)) > 0 if wanted is not None else False
@@ -1233,7 +1227,7 @@ def gpu_unpickle_failed(facts: Mapping[str, Any], ids: Sequence[Any]) -> Optiona
         "theano-gpuarray-context-not-defined" in ids and "theano-gpu-unpickler-frame" in ids)
     if not failed:
         return None
-    flag = effective(facts, "experimental.unpickle_gpu_on_cpu")
+    flag = effective_setting(facts, "experimental.unpickle_gpu_on_cpu")
     return not (flag is not None and flag.get("value") in BOOL_TRUE)
 
 
@@ -1295,7 +1289,7 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     fraction = preallocate_fraction(facts)
     if fraction is not None:
         d["theano.preallocate_fraction"] = fraction
-    ld = effective(facts, "blas.ldflags")
+    ld = effective_setting(facts, "blas.ldflags")
     # As for the device: "not set" is known only when every config file was read.
     if ld is not None and (ld.get("source", "default") != "default" or config_files_read(facts)):
         d["blas.ldflags_set"] = ld.get("source", "default") != "default"

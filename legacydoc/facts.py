@@ -138,6 +138,33 @@ def get(record: Mapping[str, Any], dotted: str, default: Any = None) -> Any:
     return node
 
 
+def text(value: Any) -> Optional[str]:
+    """``value`` when it is a non-empty string, else None."""
+    return value if isinstance(value, str) and value else None
+
+
+def effective_setting(record: Mapping[str, Any], name: str) -> Optional[Mapping[str, Any]]:
+    """The Theano config model's answer for option ``name`` ({value, source, ...} at
+    config.effective.<name>), if it was computed."""
+    setting = get(record, "config.effective." + name)
+    return setting if isinstance(setting, Mapping) else None
+
+
+def user_setting(record: Mapping[str, Any], name: str) -> Optional[str]:
+    """The value of an option the user set (a config file or THEANO_FLAGS), as the config
+    model computed it; None when it is at its default or was not computed."""
+    setting = effective_setting(record, name)
+    if setting is not None and setting.get("source", "default") != "default":
+        return text(setting.get("value"))
+    return None
+
+
+def explicit_compiledir(record: Mapping[str, Any]) -> Optional[str]:
+    """compiledir set outright (as the probe found it, else as the config model computed it):
+    Theano then compiles there, and base_compiledir and compiledir_format play no part."""
+    return text(get(record, "theano_config.compiledir.compiledir_setting")) or user_setting(record, "compiledir")
+
+
 def env_variable(record: Mapping[str, Any], name: str) -> tuple[bool, Optional[str]]:
     """(known, value) of an environment variable: known and None when the whole environment
     was recorded without it (what the probe writes); unknown when the environment was not

@@ -16,8 +16,7 @@ from typing import Any, Optional
 
 from packaging.version import Version
 
-from legacydoc.facts import env_variable, get
-from legacydoc.probes.mounts import NETWORK_FILESYSTEMS
+from legacydoc.facts import effective_setting, env_variable, explicit_compiledir, get, text
 from legacydoc.redact import HOST
 from legacydoc.theanorc.effective import PID_PLACEHOLDER
 from legacydoc.versions import parse_version
@@ -31,6 +30,13 @@ JOB_VARIABLES = (
     ("LSF", "LSB_JOBID", None),
     ("Grid Engine", "JOB_ID", "SGE_ROOT"),
 )
+# File systems that several machines mount at once, by the name the Linux kernel registers
+# (the third field of /proc/self/mounts, which probes/mounts.py records). A FUSE file system
+# shows as fuse.<name>.
+NETWORK_FILESYSTEMS = frozenset({
+    "nfs", "nfs4", "lustre", "gpfs", "beegfs", "cifs", "smb3", "smbfs", "ceph", "fuse.ceph-fuse",
+    "fuse.glusterfs", "fuse.sshfs", "panfs", "afs", "wekafs",
+})
 # The submit command on PATH of a machine that sends jobs to the cluster (a login node).
 SUBMIT_COMMANDS = (("sbatch", "Slurm"), ("bsub", "LSF"), ("qsub", "PBS or Grid Engine"))
 
@@ -70,19 +76,6 @@ def batch_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def _text(value: Any) -> Optional[str]:
-    return value if isinstance(value, str) and value else None
-
-
-def _effective_value(facts: Mapping[str, Any], name: str, user_set_only: bool = False) -> Optional[str]:
-    setting = get(facts, "config.effective." + name)
-    if not isinstance(setting, Mapping) or not isinstance(setting.get("value"), str):
-        return None
-    if user_set_only and setting.get("source", "default") == "default":
-        return None
-    return str(setting["value"])
-
-
 def _names_token(folder: str, token: str) -> bool:
     """``token`` stands in the path as a whole word (job 1 is not in /home/u1/.theano)."""
     return re.search(r"(?<![A-Za-z0-9])%s(?![A-Za-z0-9])" % re.escape(token), folder) is not None
@@ -101,20 +94,19 @@ def private_cache(facts: Mapping[str, Any], job_id: Optional[str], files_read: b
     job id, the pid (%(PID)s in .theanorc) or the host name (a shell's $(hostname)), or
     compiledir_format holds %(hostname)s. None when the folder is not known, or when the
     format may come from a config file that was not read."""
-    explicit = _text(get(facts, "theano_config.compiledir.compiledir_setting")) or _effective_value(
-        facts, "compiledir", user_set_only=True)
+    explicit = explicit_compiledir(facts)
     if explicit is None:  # compiledir_format counts only under base_compiledir
-        setting = get(facts, "config.effective.compiledir_format")
-        folder_format = _effective_value(facts, "compiledir_format")
-        if folder_format is None:
+        setting = effective_setting(facts, "compiledir_format")
+        if setting is None or text(setting.get("value")) is None:
             return None
+        folder_format = str(setting["value"])
         if "%(hostname)s" in folder_format:
             return True
-        if isinstance(setting, Mapping) and setting.get("source", "default") == "default" and not files_read:
+        if setting.get("source", "default") == "default" and not files_read:
             return None  # an unread file may set it
     # the probe's own answer first (it read this machine's HOME), then the config model's
-    folder = explicit or _text(get(facts, "theano_config.compiledir.base_compiledir")) or _effective_value(
-        facts, "base_compiledir")
+    base = effective_setting(facts, "base_compiledir") or {}
+    folder = explicit or text(get(facts, "theano_config.compiledir.base_compiledir")) or text(base.get("value"))
     if folder is None:
         return None
     tokens = [PID_PLACEHOLDER] + ([job_id] if job_id else []) + _host_names(facts)

@@ -20,7 +20,8 @@ from legacydoc.facts import new_record, save
 from legacydoc.probes import env as env_probe
 from legacydoc.probes import mounts, system, theano_config
 from legacydoc.probes.context import ProbeContext
-from legacydoc.probes.mounts import NETWORK_FILESYSTEMS, filesystem_of, folder_filesystem, parse_mounts
+from legacydoc.probes.mounts import filesystem_of, folder_filesystem, parse_mounts
+from legacydoc.sharedcache import NETWORK_FILESYSTEMS
 
 # Reconstructed (not recorded): the shape of a cluster node's /proc/self/mounts, with an NFS
 # home, a Lustre scratch, a local /tmp and a mount point with a blank (written \040).

@@ -2,7 +2,8 @@
 
 Theano's compile cache and its lock live in one folder. On a cluster that folder is often
 on a file system every node mounts (NFS, Lustre, GPFS...), and that changes what the lock
-does: see rule LD545. Elsewhere (macOS, Windows) the type is not read, so it stays unknown.
+does: legacydoc/sharedcache.py judges it (rule LD545); this module only records the type.
+Elsewhere (macOS, Windows) the type is not read, so it stays unknown.
 """
 
 from __future__ import annotations
@@ -13,13 +14,6 @@ from typing import Optional
 
 MOUNTS_FILE = "/proc/self/mounts"
 MAX_MOUNTS_BYTES = 8 << 20  # a node with thousands of automounted homes; past it, unknown
-
-# File systems that several machines mount at once, by the name the Linux kernel registers
-# (the third field of /proc/self/mounts). A FUSE file system shows as fuse.<name>.
-NETWORK_FILESYSTEMS = frozenset({
-    "nfs", "nfs4", "lustre", "gpfs", "beegfs", "cifs", "smb3", "smbfs", "ceph", "fuse.ceph-fuse",
-    "fuse.glusterfs", "fuse.sshfs", "panfs", "afs", "wekafs",
-})
 
 # getmntent(3): blanks, tabs, newlines and backslashes in a mount point are octal-escaped.
 _ESCAPE = re.compile(r"\\([0-7]{3})")
