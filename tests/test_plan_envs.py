@@ -24,6 +24,7 @@ from typing import Optional
 import pytest
 
 from legacy_envs import find_python
+from legacydoc.plan.apply import BROKEN_DOWNLOAD
 
 pytestmark = [pytest.mark.slow, pytest.mark.legacy]
 
@@ -99,7 +100,10 @@ def _make_env(python: Path, where: Path, packages: list[str], env: dict) -> Path
     assert proc.returncode == 0, proc.stdout + proc.stderr
     target = where / "bin" / "python"
     if packages:
-        proc = _run([target, "-m", "pip", "install", "--disable-pip-version-check", *packages], env, where.parent)
+        for _try in range(3):  # a download PyPI cut short is tried again, as legacydoc fix does
+            proc = _run([target, "-m", "pip", "install", "--disable-pip-version-check", *packages], env, where.parent)
+            if proc.returncode == 0 or not BROKEN_DOWNLOAD.search(proc.stdout[-3000:] + proc.stderr[-3000:]):
+                break
         assert proc.returncode == 0, "the starting point itself did not install:\n" + proc.stdout[-3000:] + proc.stderr[-3000:]
     return target
 

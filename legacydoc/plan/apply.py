@@ -9,14 +9,17 @@ printed as manual steps. Every command is shown before it runs, asked about unle
 
 from __future__ import annotations
 
+import collections
 import glob
 import os
+import re
 import shlex
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
-from typing import Callable, Optional
+from typing import BinaryIO, Callable, Optional
 
 from legacydoc.errors import UsageError
 from legacydoc.i18n import tr
@@ -26,6 +29,17 @@ from legacydoc.structs import struct
 INSTALL_TIMEOUT_S = 1800.0
 CREATE_TIMEOUT_S = 600.0
 PYENV_ROOT = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")
+
+# How pip ends when a download broke off half-way: a reset, a read timeout or a short body.
+# pip before 25.1 retries a connection it could not open (--retries) but not a body cut
+# short, and the environments fix creates carry such a pip. Another try starts from what pip
+# has cached, so it is worth one, unlike a pin without a wheel, which would fail again.
+BROKEN_DOWNLOAD = re.compile(
+    r"Connection broken|Connection reset by peer|ConnectionResetError|IncompleteRead|ChunkedEncodingError"
+    r"|ReadTimeoutError|Read timed out|not enough bytes were received"
+)
+TRIES_ON_BROKEN_DOWNLOAD = 3
+TAIL_LINES = 8  # pip's last lines name the error that ended it
 
 
 @struct
@@ -123,20 +137,67 @@ def actions(plan: Plan, env_dir: Path, current_python: Optional[str],
     return out, python
 
 
-def run_action(action: Action, write: Callable[[str], None]) -> bool:
-    """Run one command, its output passed through; False (and why) when it fails."""
+def _broken_download(tail: list[str]) -> Optional[str]:
+    """The line that says the download broke off, when that is how the command ended."""
+    for line in reversed(tail):
+        if BROKEN_DOWNLOAD.search(line):
+            return line.strip()
+    return None
+
+
+def _run_passing_through(argv: list[str], timeout: float, echo: BinaryIO) -> tuple[int, list[str]]:
+    """Run a command, its output shown as it comes; (exit code, its last lines). Raises
+    subprocess.TimeoutExpired (the command killed) and OSError as subprocess.run does."""
+    tail: collections.deque[str] = collections.deque(maxlen=TAIL_LINES)
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+    def copy() -> None:
+        assert proc.stdout is not None
+        for raw in iter(proc.stdout.readline, b""):
+            echo.write(raw)
+            echo.flush()
+            if raw.strip():
+                tail.append(raw.decode("utf-8", "replace").rstrip())
+
+    reader = threading.Thread(target=copy, daemon=True)
+    reader.start()
     try:
-        proc = subprocess.run(action.argv, stdin=subprocess.DEVNULL, timeout=action.timeout)
+        code = proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
-        write("legacydoc: stopped: %s took longer than %d s\n" % (action.title, action.timeout))
-        return False
-    except OSError as exc:
-        write("legacydoc: stopped: %s: %s\n" % (action.title, exc.strerror or exc))
-        return False
-    if proc.returncode != 0:
-        write("legacydoc: stopped: %s failed (exit code %d)\n" % (action.title, proc.returncode))
-        return False
-    return True
+        proc.kill()
+        proc.wait()
+        raise
+    finally:
+        reader.join(timeout=5.0)  # a grandchild may hold the pipe open; its output is not waited for
+    return code, list(tail)
+
+
+def run_action(action: Action, write: Callable[[str], None], echo: Optional[BinaryIO] = None) -> bool:
+    """Run one command, its output passed through; False (and why) when it fails. A pip
+    download that broke off is tried again, up to TRIES_ON_BROKEN_DOWNLOAD times in all."""
+    shown = echo if echo is not None else sys.stdout.buffer
+    for attempt in range(1, TRIES_ON_BROKEN_DOWNLOAD + 1):
+        try:
+            code, tail = _run_passing_through(action.argv, action.timeout, shown)
+        except subprocess.TimeoutExpired:
+            write("legacydoc: stopped: %s took longer than %d s\n" % (action.title, action.timeout))
+            return False
+        except OSError as exc:
+            write("legacydoc: stopped: %s: %s\n" % (action.title, exc.strerror or exc))
+            return False
+        if code == 0:
+            return True
+        broken = _broken_download(tail) if "pip" in action.argv else None
+        if broken is None:
+            write("legacydoc: stopped: %s failed (exit code %d)\n" % (action.title, code))
+            return False
+        if attempt < TRIES_ON_BROKEN_DOWNLOAD:
+            write(tr("legacydoc: the download broke off (%s); trying again (%d of %d)") % (
+                broken[:160], attempt + 1, TRIES_ON_BROKEN_DOWNLOAD) + "\n")
+    write(tr("legacydoc: stopped: %s failed: the download broke off %d times; run legacydoc fix again later, or "
+             "point pip at a package index mirror near you (PIP_INDEX_URL)") % (action.title, TRIES_ON_BROKEN_DOWNLOAD)
+          + "\n")
+    return False
 
 
 def manual_steps(plan: Plan) -> list[str]:
