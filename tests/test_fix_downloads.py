@@ -243,3 +243,19 @@ def test_a_command_that_cannot_start_says_why() -> None:
                     said.append, io.BytesIO())
     assert not ok
     assert said[0].startswith("legacydoc: stopped: create a virtual environment: ")
+
+
+class _ClosedPipe(io.BytesIO):
+    def write(self, data: bytes) -> int:  # type: ignore[override]
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_reader_that_went_away_does_not_stall_the_command() -> None:
+    """legacydoc fix | head: the command's output, more than a pipe holds, is still drained,
+    so the command ends on its own instead of blocking on a full pipe."""
+    said: list[str] = []
+    lines = "import sys\nfor i in range(20000): sys.stdout.write('line %d of pip output\\n' % i)\n"
+    ok = run_action(Action("install the pinned packages", [sys.executable, "-c", lines], 60.0), said.append,
+                    _ClosedPipe())
+    assert ok, said
+    assert said == []

@@ -145,7 +145,31 @@ def _broken_download(tail: list[str]) -> Optional[str]:
     return None
 
 
-def _run_passing_through(argv: list[str], timeout: float, echo: BinaryIO) -> tuple[int, list[str]]:
+def _stdout_writer() -> Callable[[bytes], None]:
+    """Write a command's bytes as they are where the terminal gets them; decoded where
+    stdout has no byte layer (an embedding that replaced it)."""
+    buffer = getattr(sys.stdout, "buffer", None)
+
+    def write(raw: bytes) -> None:
+        if buffer is not None:
+            buffer.write(raw)
+            buffer.flush()
+        else:
+            sys.stdout.write(raw.decode("utf-8", "replace"))
+            sys.stdout.flush()
+
+    return write
+
+
+def _writer_to(stream: BinaryIO) -> Callable[[bytes], None]:
+    def write(raw: bytes) -> None:
+        stream.write(raw)
+        stream.flush()
+
+    return write
+
+
+def _run_passing_through(argv: list[str], timeout: float, show: Callable[[bytes], None]) -> tuple[int, list[str]]:
     """Run a command, its output shown as it comes; (exit code, its last lines). Raises
     subprocess.TimeoutExpired (the command killed) and OSError as subprocess.run does."""
     tail: collections.deque[str] = collections.deque(maxlen=TAIL_LINES)
@@ -153,9 +177,13 @@ def _run_passing_through(argv: list[str], timeout: float, echo: BinaryIO) -> tup
 
     def copy() -> None:
         assert proc.stdout is not None
+        showing = True
         for raw in iter(proc.stdout.readline, b""):
-            echo.write(raw)
-            echo.flush()
+            if showing:
+                try:
+                    show(raw)
+                except (OSError, ValueError):  # the reader went away (| head): keep draining, quietly
+                    showing = False
             if raw.strip():
                 tail.append(raw.decode("utf-8", "replace").rstrip())
 
@@ -175,7 +203,7 @@ def _run_passing_through(argv: list[str], timeout: float, echo: BinaryIO) -> tup
 def run_action(action: Action, write: Callable[[str], None], echo: Optional[BinaryIO] = None) -> bool:
     """Run one command, its output passed through; False (and why) when it fails. A pip
     download that broke off is tried again, up to TRIES_ON_BROKEN_DOWNLOAD times in all."""
-    shown = echo if echo is not None else sys.stdout.buffer
+    shown = _stdout_writer() if echo is None else _writer_to(echo)
     for attempt in range(1, TRIES_ON_BROKEN_DOWNLOAD + 1):
         try:
             code, tail = _run_passing_through(action.argv, action.timeout, shown)
