@@ -29,7 +29,7 @@ from typing import Optional, Sequence
 
 import pytest
 
-from legacydoc.plan.apply import BROKEN_DOWNLOAD
+from legacydoc.plan.apply import TAIL_LINES, broken_download
 
 REPO = Path(__file__).resolve().parent.parent
 PYENV_VERSIONS = Path(os.environ.get("LEGACYDOC_PYENV_VERSIONS", "/root/.pyenv/versions"))
@@ -199,7 +199,7 @@ def legacy_venv(
             argv += list(pip_args) + list(packages)
             ok, out = _run(argv, deadline - time.monotonic())
             for _again in range(2):  # a download PyPI cut short is tried again, as legacydoc fix does
-                if ok or not BROKEN_DOWNLOAD.search(out) or deadline - time.monotonic() < 60:
+                if ok or not broken_download(out.splitlines()[-TAIL_LINES:]) or deadline - time.monotonic() < 60:
                     break
                 ok, out = _run(argv, deadline - time.monotonic())
             if not ok:

@@ -24,7 +24,7 @@ from typing import Optional
 import pytest
 
 from legacy_envs import find_python
-from legacydoc.plan.apply import BROKEN_DOWNLOAD
+from legacydoc.plan.apply import TAIL_LINES, broken_download
 
 pytestmark = [pytest.mark.slow, pytest.mark.legacy]
 
@@ -102,7 +102,7 @@ def _make_env(python: Path, where: Path, packages: list[str], env: dict) -> Path
     if packages:
         for _try in range(3):  # a download PyPI cut short is tried again, as legacydoc fix does
             proc = _run([target, "-m", "pip", "install", "--disable-pip-version-check", *packages], env, where.parent)
-            if proc.returncode == 0 or not BROKEN_DOWNLOAD.search(proc.stdout[-3000:] + proc.stderr[-3000:]):
+            if proc.returncode == 0 or not broken_download(proc.stderr.splitlines()[-TAIL_LINES:]):
                 break
         assert proc.returncode == 0, "the starting point itself did not install:\n" + proc.stdout[-3000:] + proc.stderr[-3000:]
     return target

@@ -30,16 +30,18 @@ INSTALL_TIMEOUT_S = 1800.0
 CREATE_TIMEOUT_S = 600.0
 PYENV_ROOT = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")
 
-# How pip ends when a download broke off half-way: a reset, a read timeout or a short body.
-# pip before 25.1 retries a connection it could not open (--retries) but not a body cut
-# short, and the environments fix creates carry such a pip. Another try starts from what pip
-# has cached, so it is worth one, unlike a pin without a wheel, which would fail again.
+# How pip ends when a download broke off half-way: a connection reset or a read timeout
+# while the file was coming. pip before 25.2 retries a connection it could not open
+# (--retries) but does not resume a body cut off, and the environments fix creates carry
+# such a pip. Another try is worth it, unlike a pin without a wheel, which would fail again.
 BROKEN_DOWNLOAD = re.compile(
     r"Connection broken|Connection reset by peer|ConnectionResetError|IncompleteRead|ChunkedEncodingError"
     r"|ReadTimeoutError|Read timed out|not enough bytes were received"
 )
+# pip's own retries of a connection print the same words on lines it then recovers from
+PIP_WARNING = re.compile(r"^\s*WARNING:|Retrying \(Retry\(")
 TRIES_ON_BROKEN_DOWNLOAD = 3
-TAIL_LINES = 8  # pip's last lines name the error that ended it
+TAIL_LINES = 8  # pip's last lines on stderr name the error that ended it
 
 
 @struct
@@ -47,6 +49,7 @@ class Action:
     title: str
     argv: list[str]
     timeout: float
+    pip: bool = False  # a pip step: tried again when its download broke off
 
     def shown(self) -> str:
         return " ".join(shlex.quote(a) for a in self.argv) if os.name != "nt" else subprocess.list2cmdline(self.argv)
@@ -133,30 +136,33 @@ def actions(plan: Plan, env_dir: Path, current_python: Optional[str],
         if step.pip:
             yes = ["-y"] if step.pip == "uninstall" else []
             out.append(Action(step.title.lower(), [str(python), "-m", "pip", step.pip, *yes, *step.packages],
-                              INSTALL_TIMEOUT_S))
+                              INSTALL_TIMEOUT_S, pip=True))
     return out, python
 
 
-def _broken_download(tail: list[str]) -> Optional[str]:
-    """The line that says the download broke off, when that is how the command ended."""
-    for line in reversed(tail):
-        if BROKEN_DOWNLOAD.search(line):
+def broken_download(lines: list[str]) -> Optional[str]:
+    """The line of pip's last lines that says its download broke off, when that is the
+    error pip ended on; None otherwise (pip's warnings about retries it recovered from,
+    which use the same words, do not count)."""
+    for line in reversed(lines):
+        if not PIP_WARNING.search(line) and BROKEN_DOWNLOAD.search(line):
             return line.strip()
     return None
 
 
-def _stdout_writer() -> Callable[[bytes], None]:
+def _stderr_writer() -> Callable[[bytes], None]:
     """Write a command's bytes as they are where the terminal gets them; decoded where
-    stdout has no byte layer (an embedding that replaced it)."""
-    buffer = getattr(sys.stdout, "buffer", None)
+    stderr has no byte layer (an embedding that replaced it)."""
+    stream = sys.stderr
+    buffer = getattr(stream, "buffer", None)
 
     def write(raw: bytes) -> None:
         if buffer is not None:
             buffer.write(raw)
             buffer.flush()
         else:
-            sys.stdout.write(raw.decode("utf-8", "replace"))
-            sys.stdout.flush()
+            stream.write(raw.decode("utf-8", "replace"))
+            stream.flush()
 
     return write
 
@@ -169,44 +175,52 @@ def _writer_to(stream: BinaryIO) -> Callable[[bytes], None]:
     return write
 
 
-def _run_passing_through(argv: list[str], timeout: float, show: Callable[[bytes], None]) -> tuple[int, list[str]]:
-    """Run a command, its output shown as it comes; (exit code, its last lines). Raises
-    subprocess.TimeoutExpired (the command killed) and OSError as subprocess.run does."""
+def _run_watching_stderr(argv: list[str], timeout: float, show: Callable[[bytes], None]) -> tuple[int, list[str]]:
+    """Run a command; (exit code, the last lines of its stderr). Its stdout goes straight to
+    ours, so pip keeps its progress bars; its stderr (pip's warnings, errors and traceback)
+    is passed on as it comes and read. Raises subprocess.TimeoutExpired (the command
+    killed) and OSError as subprocess.run does."""
     tail: collections.deque[str] = collections.deque(maxlen=TAIL_LINES)
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    # UTF-8 from a Python child whatever the code page, as our own stderr expects
+    env = {**os.environ, "PYTHONIOENCODING": os.environ.get("PYTHONIOENCODING") or "utf-8"}
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    assert proc.stderr is not None
+    stderr = proc.stderr
 
     def copy() -> None:
-        assert proc.stdout is not None
         showing = True
-        for raw in iter(proc.stdout.readline, b""):
+        for raw in iter(stderr.readline, b""):
+            if raw.strip():
+                tail.append(raw.decode("utf-8", "replace").rstrip())
             if showing:
                 try:
                     show(raw)
-                except (OSError, ValueError):  # the reader went away (| head): keep draining, quietly
+                except Exception:  # stderr closed or gone (| head, pythonw): keep draining, quietly
                     showing = False
-            if raw.strip():
-                tail.append(raw.decode("utf-8", "replace").rstrip())
 
     reader = threading.Thread(target=copy, daemon=True)
     reader.start()
     try:
         code = proc.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
+    except BaseException:  # the time limit, or Ctrl-C: the command does not outlive fix
         proc.kill()
         proc.wait()
+        reader.join(timeout=5.0)  # a grandchild may hold the pipe open; it is not waited for
+        stderr.close()
         raise
-    finally:
-        reader.join(timeout=5.0)  # a grandchild may hold the pipe open; its output is not waited for
+    reader.join()  # every line read before judging how the command ended
+    stderr.close()
     return code, list(tail)
 
 
 def run_action(action: Action, write: Callable[[str], None], echo: Optional[BinaryIO] = None) -> bool:
-    """Run one command, its output passed through; False (and why) when it fails. A pip
-    download that broke off is tried again, up to TRIES_ON_BROKEN_DOWNLOAD times in all."""
-    shown = _stdout_writer() if echo is None else _writer_to(echo)
+    """Run one command; False (and why) when it fails. A pip step whose download broke off
+    is run again, up to TRIES_ON_BROKEN_DOWNLOAD times in all. ``echo``: where the
+    command's stderr is passed on (ours by default)."""
+    shown = _stderr_writer() if echo is None else _writer_to(echo)
     for attempt in range(1, TRIES_ON_BROKEN_DOWNLOAD + 1):
         try:
-            code, tail = _run_passing_through(action.argv, action.timeout, shown)
+            code, tail = _run_watching_stderr(action.argv, action.timeout, shown)
         except subprocess.TimeoutExpired:
             write("legacydoc: stopped: %s took longer than %d s\n" % (action.title, action.timeout))
             return False
@@ -215,7 +229,7 @@ def run_action(action: Action, write: Callable[[str], None], echo: Optional[Bina
             return False
         if code == 0:
             return True
-        broken = _broken_download(tail) if "pip" in action.argv else None
+        broken = broken_download(tail) if action.pip else None
         if broken is None:
             write("legacydoc: stopped: %s failed (exit code %d)\n" % (action.title, code))
             return False
