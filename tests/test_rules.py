@@ -139,3 +139,29 @@ def test_g_plus_plus_not_detected_blames_the_gpu_only_when_the_device_is_known()
     assert "LD401" in unknown_device and "LD400" not in unknown_device
     gpu = fired_ids({"packages": theano, "log": log, "theano_config": {"flags": {"THEANO_FLAGS": "device=gpu"}}})
     assert "LD400" in gpu
+
+
+def _absence_claims(node: Any) -> Iterator[str]:
+    """Every fact a condition says is absent (``exists = false``), anywhere in a rule."""
+    if isinstance(node, dict):
+        if node.get("exists") is False and isinstance(node.get("fact"), str):
+            yield node["fact"]
+        for value in node.values():
+            yield from _absence_claims(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _absence_claims(value)
+
+
+def test_a_package_is_claimed_absent_only_where_the_probe_looks_for_it() -> None:
+    """The probe records only the distributions in its MATTERS list: any other one is
+    missing from every record, installed or not, so `exists = false` on it would claim an
+    absence nobody saw (LD170's mpi4py needed adding there)."""
+    from legacydoc.factschema.tables import PACKAGES
+    from legacydoc.probes.target_script import MATTERS
+
+    script_keys = set(PACKAGES.fields)
+    claimed = {fact.split(".")[1] for rule in RULES for part in (rule.when, rule.unless)
+               for fact in _absence_claims(part) if fact.startswith("packages.")}
+    assert claimed, "no rule claims a package absent: the test would check nothing"
+    assert sorted(name for name in claimed if name not in MATTERS and name not in script_keys) == []

@@ -19,6 +19,7 @@ MATTERS = (
     "theano", "theano-pymc", "pygpu", "numpy", "scipy", "mkl", "mkl-service", "six",
     "nose", "aesara", "pytensor", "lasagne", "keras", "pylearn2", "chainer",
     "tensorflow", "tensorflow-gpu", "pymc3", "pymc", "h5py", "pillow", "pydot", "pydot-ng",
+    "mpi4py",  # import theano imports it, and so starts MPI (LD170)
 )
 # Conda packages worth knowing in a conda env (many have no Python metadata at all).
 CONDA_MATTERS = (
