@@ -138,6 +138,8 @@ SCRIPT_CASES = {
     "theano105-conv-no-scipy": ("theano-conv-python-needs-scipy", "LD401"),
     "theano105-conv-scipy18": ("theano-conv-python-needs-scipy", "LD168"),
     "theano070-pep517-unconverted": ("theano-installed-unconverted-on-python3", "LD169"),
+    # re-run, with its fixes, by tests/test_mpi_import_real.py
+    "theano105-mpi4py-leaked-pmi": ("mpi-init-failed", "LD170"),
     "theano105-missing-lazylinker-c": ("theano-lazylinker-c-missing", "LD161"),
     "theano105-cache-truncated-key": ("theano-cache-broken-entry-deleted", None),
     # not re-run: pytest's tmp_path is under /tmp, where Theano keeps 'Removing key file' quiet

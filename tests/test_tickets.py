@@ -23,7 +23,7 @@ CASES = corpus.cases()
 
 # Measured 2026-12-05 (373 cases): facts only 55, with the log 228 (see README).
 FLOOR_FACTS_ONLY = 55
-FLOOR_WITH_LOG = 228
+FLOOR_WITH_LOG = 230
 # Error claims the accepted answer rules out, each understood: the record lacks the fact
 # that would overrule the evidence. A new one fails the test; a fixed one too.
 # (case, run "facts" or "log") -> the rules claimed.
