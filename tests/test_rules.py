@@ -165,3 +165,20 @@ def test_a_package_is_claimed_absent_only_where_the_probe_looks_for_it() -> None
                for fact in _absence_claims(part) if fact.startswith("packages.")}
     assert claimed, "no rule claims a package absent: the test would check nothing"
     assert sorted(name for name in claimed if name not in MATTERS and name not in script_keys) == []
+
+
+def test_a_package_added_to_the_watch_list_is_unknown_in_older_records() -> None:
+    """Records list what the probe looked for (packages.watched); one written before that
+    list is judged by the list of then, so a package watched since (mpi4py) is unknown there,
+    not absent, and the probe never stops watching what older records were judged by."""
+    from legacydoc.engine.evaluation import truth
+    from legacydoc.factschema.tables import WATCHED_BEFORE_THE_LIST
+    from legacydoc.probes.target_script import MATTERS
+
+    assert WATCHED_BEFORE_THE_LIST <= set(MATTERS)
+    absent = [{"fact": "packages.mpi4py", "exists": False}]
+    old = facts.new_record({"packages": {"found": ["numpy", "theano"]}})
+    new = facts.new_record({"packages": {"found": ["numpy", "theano"], "watched": list(MATTERS)}})
+    assert truth(absent, old) is None
+    assert truth(absent, new) is True
+    assert truth([{"fact": "packages.h5py", "exists": False}], old) is True  # watched all along

@@ -73,7 +73,23 @@ def _probed(facts: Mapping[str, Any], name: str) -> bool:
     if get(facts, table + ".partial") is True:
         return False  # a table recorded in part (a report quoting some variables) says nothing of the rest
     marker = PROBE_MARKERS.get(table)
-    return marker is None or get(facts, marker) is not None
+    if marker is not None and get(facts, marker) is None:
+        return False
+    if table == "packages":
+        return _distribution_watched(facts, name)
+    return True
+
+
+def _distribution_watched(facts: Mapping[str, Any], name: str) -> bool:
+    """A packages.<distribution> fact was looked for: the probe lists what it watches
+    (packages.watched); a record from before that list is judged by the list of then."""
+    from legacydoc.factschema.tables import PACKAGES, WATCHED_BEFORE_THE_LIST
+
+    key = name.split(".")[1] if "." in name else ""
+    if not key or key in PACKAGES.fields:
+        return True  # a key the probe script reports itself, not a distribution
+    watched = get(facts, "packages.watched")
+    return key in (watched if isinstance(watched, list) else WATCHED_BEFORE_THE_LIST)
 
 
 def _fact_condition(cond: Mapping[str, Any], facts: Mapping[str, Any], item: Any) -> Truth:

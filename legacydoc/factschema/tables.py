@@ -59,6 +59,9 @@ _DIST: dict[str, Kind] = {
 }
 PACKAGES = fact_table({
     "found": list_of(STR), "script_error": STR,
+    # the distributions the probe looked for (probes/target_script.py MATTERS); older
+    # records lack it, and then WATCHED_BEFORE_THE_LIST stands for it
+    "watched": list_of(STR),
     "theano_import_dir": STR, "theano_shadowed_dirs": list_of(STR), "theano_claimed_by": list_of(STR),
     "theano_version_text": STR, "theano_version_source": STR, "theano_revision": STR,
     "theano_dir_in_sys_path": STR, "pygpu_import_dir": STR,
@@ -263,6 +266,14 @@ ENV = fact_table({
 # --- which fact says a table was probed ------------------------------------------------------------
 # A fact missing from a probed table is absent; missing from a table never probed (a ticket,
 # a partial replay) it is unknown. The engine's `exists` reads these.
+# The distributions the probe looked for before records listed them (packages.watched):
+# in such a record any other package is unknown, never absent.
+WATCHED_BEFORE_THE_LIST = frozenset({
+    "theano", "theano-pymc", "pygpu", "numpy", "scipy", "mkl", "mkl-service", "six",
+    "nose", "aesara", "pytensor", "lasagne", "keras", "pylearn2", "chainer",
+    "tensorflow", "tensorflow-gpu", "pymc3", "pymc", "h5py", "pillow", "pydot", "pydot-ng",
+})
+
 PROBE_MARKERS: dict[str, str] = {
     "system": "system.os", "python": "python.probe_ok", "packages": "packages.found", "gpu": "gpu.nvidia_smi",
     "cuda": "cuda.nvcc", "cudnn": "cudnn.headers", "libraries": "libraries.winner", "path": "path.entries",

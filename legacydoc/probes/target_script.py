@@ -560,6 +560,8 @@ def package_facts():
     facts = {}
     records = scan_distributions()
     facts["distributions"] = records
+    # what was looked for: a distribution not in this list is unknown, not absent
+    facts["watched"] = list(MATTERS)
     theano_dirs = find_package_dirs("theano")
     if theano_dirs:
         theano_dir = theano_dirs[0]
