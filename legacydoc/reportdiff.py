@@ -17,6 +17,8 @@ from legacydoc.structs import field, struct
 
 # Bookkeeping, not facts about the machine.
 IGNORED = ("schema", "legacydoc_version", "collected_at", "redacted", "log", "probe_seconds", "probes")
+# Facts that say how a record was made, not what the machine has: an older record lacks them.
+IGNORED_FACTS = ("packages.watched",)
 MAX_CHANGES = 300
 MAX_VALUE = 160
 
@@ -54,6 +56,8 @@ def flatten(record: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
         if not prefix and key in IGNORED:
             continue
         name = prefix + str(key)
+        if name in IGNORED_FACTS:
+            continue
         if isinstance(value, Mapping):
             out.update(flatten(value, name + "."))
         else:

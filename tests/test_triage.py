@@ -133,3 +133,12 @@ def test_a_refusal_loses_its_path_prefix_in_either_language() -> None:
     assert _reason("/desk/a.zip: not a zip archive", path) == "not a zip archive"
     assert _reason("/desk/a.zip：不是 zip 压缩包", path) == "不是 zip 压缩包"
     assert _reason("something else", path) == "something else"
+
+
+def test_diff_ignores_the_probes_watch_list() -> None:
+    """packages.watched says how a record was made: an older record lacks it, and the diff
+    of an old and a new report must not show it as a change of the machine."""
+    from legacydoc.reportdiff import flatten
+
+    flat = flatten({"packages": {"found": ["numpy"], "watched": ["mpi4py", "numpy"]}})
+    assert flat == {"packages.found": ["numpy"]}

@@ -64,7 +64,7 @@ PACKAGES = fact_table({
     "watched": list_of(STR),
     "theano_import_dir": STR, "theano_shadowed_dirs": list_of(STR), "theano_claimed_by": list_of(STR),
     "theano_version_text": STR, "theano_version_source": STR, "theano_revision": STR,
-    "theano_dir_in_sys_path": STR, "pygpu_import_dir": STR,
+    "theano_dir_in_sys_path": STR, "pygpu_import_dir": STR, "mpi4py_import_dir": STR,
     # the C sources Theano compiles at run time, found in its package folder or not
     "theano_c_sources": MapOf(BOOL, r"[a-z_]+"),
     "numpy_import_dir": STR, "numpy_shadowed_dirs": list_of(STR), "numpy_distutils": BOOL,

@@ -604,6 +604,11 @@ def package_facts():
     pygpu_dirs = find_package_dirs("pygpu")
     if pygpu_dirs:
         facts["pygpu_import_dir"] = pygpu_dirs[0]
+    # mpi4py where import finds it, with or without metadata (an HPC module's build on
+    # PYTHONPATH): import theano imports it (LD170)
+    mpi4py_dirs = find_package_dirs("mpi4py")
+    if mpi4py_dirs:
+        facts["mpi4py_import_dir"] = mpi4py_dirs[0]
     numpy_dirs = find_package_dirs("numpy")
     if numpy_dirs:
         facts["numpy_import_dir"] = numpy_dirs[0]
