@@ -96,10 +96,10 @@ def private_cache(facts: Mapping[str, Any], job_id: Optional[str], files_read: b
     format may come from a config file that was not read."""
     explicit = explicit_compiledir(facts)
     if explicit is None:  # compiledir_format counts only under base_compiledir
-        setting = effective_setting(facts, "compiledir_format")
-        if setting is None or text(setting.get("value")) is None:
+        setting = effective_setting(facts, "compiledir_format") or {}
+        folder_format = text(setting.get("value"))
+        if folder_format is None:
             return None
-        folder_format = str(setting["value"])
         if "%(hostname)s" in folder_format:
             return True
         if setting.get("source", "default") == "default" and not files_read:

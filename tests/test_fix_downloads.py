@@ -9,6 +9,7 @@ chosen number of times, with a TCP reset, as the failed run saw.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import os
@@ -121,6 +122,7 @@ class _Handler(BaseHTTPRequestHandler):
             pass  # the socket was reset above
 
 
+@contextlib.contextmanager
 def _index(breaks: int, slow_pages: int = 0) -> Iterator[FlakyIndex]:
     server = FlakyIndex(breaks, slow_pages)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -174,7 +176,7 @@ def _install(python: Path, index: FlakyIndex, monkeypatch: pytest.MonkeyPatch, *
 @pytest.mark.slow
 def test_a_download_reset_once_is_tried_again_and_installs(old_pip_python: Path, pip_env: None,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    for index in _index(breaks=1):
+    with _index(breaks=1) as index:
         ok, said, shown = _install(old_pip_python, index, monkeypatch, PACKAGE + "==1.0")
         assert "Connection reset by peer" in shown or "Connection broken" in shown, shown[-2000:]
         assert ok, said + shown[-2000:]
@@ -189,7 +191,7 @@ def test_a_download_reset_once_is_tried_again_and_installs(old_pip_python: Path,
 @pytest.mark.slow
 def test_a_download_that_always_breaks_stops_after_the_last_try(old_pip_python: Path, pip_env: None,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    for index in _index(breaks=100):
+    with _index(breaks=100) as index:
         ok, said, _shown = _install(old_pip_python, index, monkeypatch, PACKAGE + "==1.0")
         assert not ok
         assert index.requests["/files/" + WHEEL] == TRIES_ON_BROKEN_DOWNLOAD
@@ -202,7 +204,7 @@ def test_a_download_that_always_breaks_stops_after_the_last_try(old_pip_python: 
 @pytest.mark.slow
 def test_a_pin_the_index_does_not_have_is_not_tried_again(old_pip_python: Path, pip_env: None,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    for index in _index(breaks=0):
+    with _index(breaks=0) as index:
         ok, said, shown = _install(old_pip_python, index, monkeypatch, "legacydoc-no-such-package==1.0")
         assert not ok
         assert "No matching distribution found" in shown, shown[-2000:]
@@ -214,7 +216,7 @@ def test_a_pip_that_gave_up_resuming_is_tried_again_too(pip_env: None, monkeypat
                                                         tmp_path: Path) -> None:
     """pip 25.2 and later resume a broken download themselves, then end with "not enough
     bytes were received": the pip running these tests, into a --target folder."""
-    for index in _index(breaks=1000):
+    with _index(breaks=1000) as index:
         monkeypatch.setenv("PIP_INDEX_URL", index.url)
         said: list[str] = []
         shown = io.BytesIO()
@@ -232,7 +234,7 @@ def test_a_slow_index_page_pip_recovered_from_is_not_a_broken_download(old_pip_p
     """pip's "Retrying ... Read timed out" warnings come before its real error (a pin the
     index does not have): that error decides, and it is not tried again."""
     monkeypatch.setenv("PIP_DEFAULT_TIMEOUT", str(PIP_READ_TIMEOUT_S))
-    for index in _index(breaks=0, slow_pages=2):
+    with _index(breaks=0, slow_pages=2) as index:
         ok, said, shown = _install(old_pip_python, index, monkeypatch, "legacydoc-no-such-package==1.0")
         assert "Read timed out" in shown and "No matching distribution found" in shown, shown[-2000:]
         assert not ok

@@ -150,27 +150,18 @@ def broken_download(lines: list[str]) -> Optional[str]:
     return None
 
 
-def _stderr_writer() -> Callable[[bytes], None]:
-    """Write a command's bytes as they are where the terminal gets them; decoded where
-    stderr has no byte layer (an embedding that replaced it)."""
-    stream = sys.stderr
-    buffer = getattr(stream, "buffer", None)
+def _writer_to(stream: Optional[BinaryIO]) -> Callable[[bytes], None]:
+    """Pass a command's bytes on as they are: to ``stream``, else to our stderr's byte
+    layer, decoded where stderr has none (an embedding that replaced it)."""
+    target = stream if stream is not None else getattr(sys.stderr, "buffer", None)
 
     def write(raw: bytes) -> None:
-        if buffer is not None:
-            buffer.write(raw)
-            buffer.flush()
+        if target is not None:
+            target.write(raw)
+            target.flush()
         else:
-            stream.write(raw.decode("utf-8", "replace"))
-            stream.flush()
-
-    return write
-
-
-def _writer_to(stream: BinaryIO) -> Callable[[bytes], None]:
-    def write(raw: bytes) -> None:
-        stream.write(raw)
-        stream.flush()
+            sys.stderr.write(raw.decode("utf-8", "replace"))
+            sys.stderr.flush()
 
     return write
 
@@ -217,7 +208,7 @@ def run_action(action: Action, write: Callable[[str], None], echo: Optional[Bina
     """Run one command; False (and why) when it fails. A pip step whose download broke off
     is run again, up to TRIES_ON_BROKEN_DOWNLOAD times in all. ``echo``: where the
     command's stderr is passed on (ours by default)."""
-    shown = _stderr_writer() if echo is None else _writer_to(echo)
+    shown = _writer_to(echo)
     for attempt in range(1, TRIES_ON_BROKEN_DOWNLOAD + 1):
         try:
             code, tail = _run_watching_stderr(action.argv, action.timeout, shown)
