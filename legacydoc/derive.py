@@ -65,6 +65,7 @@ DERIVED: dict[str, str] = {
     "gpu.failure": "the nvidia-smi failure catalogue id that matches its output ('none' when it answered)",
     "driver.max_cuda": "the newest CUDA the driver supports",
     "driver.max_cuda_source": "nvidia-smi (its header) or table (from the driver version)",
+    "driver.branch": "the driver's branch number (375 for 375.26; Windows' store form 27.21.14.5167 -> 451)",
     "nvcc.version": "major.minor of the nvcc on PATH (or the only toolkit)",
     "nvcc.min_driver": "the driver that toolkit needs on this OS",
     "nvcc.driver_ok": "the driver is new enough for that toolkit",
@@ -237,6 +238,9 @@ def driver_facts(facts: Mapping[str, Any], os_family: str) -> dict[str, Any]:
     smi_cuda = get(facts, "gpu.driver_cuda_version")
     api_cuda = get(facts, "gpu.driver_cuda_api_version")
     driver = get(facts, "gpu.driver_version")
+    key = knowledge.driver_key(driver) if driver else None
+    if key:
+        out["branch"] = key[0]
     if smi_cuda:
         out.update({"max_cuda": str(smi_cuda), "max_cuda_source": "nvidia-smi"})
     elif api_cuda:

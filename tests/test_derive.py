@@ -127,8 +127,17 @@ def test_driver_max_cuda_from_header_or_table() -> None:
     }
     # R375 prints no CUDA Version: the table knows 375.66 runs CUDA 8.0 GA2.
     out = derive.driver_facts({"gpu": {"driver_version": "375.66"}}, "linux")
-    assert out == {"max_cuda": "8.0", "max_cuda_source": "table"}
+    assert out == {"max_cuda": "8.0", "max_cuda_source": "table", "branch": 375}
     assert derive.driver_facts({"gpu": {}}, "linux") == {}
+
+
+def test_driver_branch_in_every_form_or_unknown() -> None:
+    # LD171 turns on the branch: 373.06 computes Theano 0.9.0rc2's reductions right, 375.26 not
+    assert derive.driver_facts({"gpu": {"driver_version": "373.06"}}, "windows")["branch"] == 373
+    # Windows' driver-store form names the same driver as nvidia-smi's 451.67
+    assert derive.driver_facts({"gpu": {"driver_version": "27.21.14.5167"}}, "windows")["branch"] == 451
+    # a version nobody can read says nothing about the branch
+    assert "branch" not in derive.driver_facts({"gpu": {"driver_version": "unknown"}}, "linux")
 
 
 def test_nvcc_driver_check_and_arch_range() -> None:

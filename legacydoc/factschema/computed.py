@@ -24,7 +24,7 @@ DERIVED = Table({
     }),
     "blas": Table({"ldflags_set": BOOL, "ldflags": STR, "fix": STR}),
     "gpu": Table({"usable": BOOL, "failure": STR}),
-    "driver": Table({"max_cuda": STR, "max_cuda_source": STR}),
+    "driver": Table({"max_cuda": STR, "max_cuda_source": STR, "branch": INT}),
     "nvcc": Table({"version": STR, "min_driver": STR, "driver_ok": BOOL, "lowest_sm": INT, "highest_sm": INT,
                    "max_gcc": INT}),
     "gpus": ListOf(Table({"index": INT, "name": STR, "compute_capability": STR, "sm": INT, "nvcc_version": STR,
