@@ -121,6 +121,22 @@ def test_py37_venv_with_numpy_1_19(py37_numpy, ctx_factory, tmp_path):
 
 
 @pytest.mark.legacy
+@pytest.mark.parametrize("version", ["0.8.2", "0.9.0"])
+def test_the_released_theano_says_so_in_its_files(version, ctx_factory):
+    """Theano 0.6-0.9 keep their version in generated_version.py, which the package on PyPI
+    ships with release = True (every tag, and so every git build, says False): LD171 needs
+    that to tell the released 0.9.0rc2 from a master build that calls itself the same."""
+    python = legacy_venv("3.6", ["numpy==1.13.3", "scipy==1.0.1", "Theano==%s" % version])
+    facts = collect_with(ctx_factory(python=str(python), timeout=REAL_TIMEOUT))
+    pk = facts["packages"]
+    assert pk["theano"]["version"] == version
+    assert pk["theano_version_text"] == version
+    assert pk["theano_version_source"] == "generated_version.py"
+    assert pk["theano_revision"] == "RELEASE"
+    assert pk["theano_released"] is True
+
+
+@pytest.mark.legacy
 @pytest.mark.slow
 def test_import_check_py37_numpy(py37_numpy, ctx_factory):
     facts = collect_with(ctx_factory(python=str(py37_numpy), import_check=True, timeout=REAL_TIMEOUT))
@@ -564,7 +580,12 @@ def test_egg_info_develop_and_duplicate_copies(python, tmp_path, ctx_factory):
     # Theano as a develop install: the egg-link in a site dir names the source checkout
     (src / "theano").mkdir(parents=True)
     (src / "theano" / "__init__.py").write_text("")
-    (src / "theano" / "version.py").write_text("short_version = '0.9.0'\nversion = '0.9.0'\ngit_revision = 'c697eeab84e5'\n")
+    # what setup.py develop writes at rel-0.9.0 (write_version_py): the commit of the checkout
+    (src / "theano" / "generated_version.py").write_text(
+        "\n# THIS FILE IS GENERATED FROM THEANO SETUP.PY\nshort_version = '0.9.0'\nversion = '0.9.0'\n"
+        "git_revision = 'c697eeab84e5b8a74908da654b66ec9eca4f1291'\n"
+        "full_version = '0.9.0.dev-%(git_revision)s' % {\n    'git_revision': git_revision}\nrelease = False\n\n"
+        "if not release:\n    version = full_version\n")
     egg_info = src / "Theano.egg-info"
     egg_info.mkdir()
     (egg_info / "PKG-INFO").write_text("Metadata-Version: 1.1\nName: Theano\nVersion: 0.9.0\n")
@@ -593,7 +614,9 @@ def test_egg_info_develop_and_duplicate_copies(python, tmp_path, ctx_factory):
     assert "copies" not in theano  # found via the egg-link and via sys.path: one copy
     assert pk["theano_import_dir"] == str(src / "theano")
     assert pk["theano_claimed_by"] == ["Theano"]
-    assert pk["theano_version_text"] == "0.9.0" and pk["theano_version_source"] == "version.py"
+    assert pk["theano_version_text"] == "0.9.0" and pk["theano_version_source"] == "generated_version.py"
+    assert pk["theano_revision"] == "c697eeab84e5b8a74908da654b66ec9eca4f1291"
+    assert pk["theano_released"] is False  # a git build, not the package on PyPI
     assert pk["keras"]["version"] == "1.2.2" and pk["keras"]["kind"] == "egg-info"
     assert pk["lasagne"]["version"] == "0.2.dev1"
     assert pk["theano_dir_in_sys_path"] == str(src / "theano")

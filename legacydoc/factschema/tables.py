@@ -64,6 +64,7 @@ PACKAGES = fact_table({
     "watched": list_of(STR),
     "theano_import_dir": STR, "theano_shadowed_dirs": list_of(STR), "theano_claimed_by": list_of(STR),
     "theano_version_text": STR, "theano_version_source": STR, "theano_revision": STR,
+    "theano_released": BOOL,  # new: generated_version.py says release = True (a package built for PyPI)
     "theano_dir_in_sys_path": STR, "pygpu_import_dir": STR, "mpi4py_import_dir": STR,
     # the C sources Theano compiles at run time, found in its package folder or not
     "theano_c_sources": MapOf(BOOL, r"[a-z_]+"),

@@ -278,7 +278,8 @@ def find_package_dirs(module):
 
 def theano_version_from_text(theano_dir):
     # Without importing: versioneer's _version.py (1.0.x, Theano-PyMC), then the
-    # setup.py-written version.py (0.x), then __init__.py.
+    # generated_version.py setup.py writes (0.6 to 0.9: release = True only in the packages
+    # on PyPI, git_revision a commit or 'RELEASE'), then version.py, then __init__.py.
     out = {}
     content = read_text(os.path.join(theano_dir, "_version.py")) or ""
     match = re.search(r'"version"\s*:\s*"([^"]+)"', content)
@@ -288,15 +289,22 @@ def theano_version_from_text(theano_dir):
     match = re.search(r'"full-revisionid"\s*:\s*"([0-9a-fA-F]{7,40})"', content)
     if match:
         out["revision"] = match.group(1)
-    if "version" not in out:
-        content = read_text(os.path.join(theano_dir, "version.py")) or ""
+    for name in ("generated_version.py", "version.py"):
+        if "version" in out:
+            break
+        content = read_text(os.path.join(theano_dir, name)) or ""
         match = re.search(r"^(?:short_)?version\s*=\s*['\"]([^'\"]+)['\"]", content, re.M)
-        if match:
-            out["version"] = match.group(1)
-            out["version_source"] = "version.py"
-        match = re.search(r"^git_revision\s*=\s*['\"]([0-9a-fA-F]{7,40})['\"]", content, re.M)
+        if not match:
+            continue
+        out["version"] = match.group(1)
+        out["version_source"] = name
+        match = re.search(r"^git_revision\s*=\s*['\"]([0-9a-fA-F]{7,40}|RELEASE)['\"]", content, re.M)
         if match and "revision" not in out:
             out["revision"] = match.group(1)
+        # True only in the packages built for PyPI (every tag says ISRELEASED = False)
+        match = re.search(r"^release\s*=\s*(True|False)\s*$", content, re.M)
+        if match:
+            out["released"] = match.group(1) == "True"
     if "version" not in out:
         content = read_text(os.path.join(theano_dir, "__init__.py")) or ""
         match = re.search(r"^__version__\s*=\s*['\"]([^'\"]+)['\"]", content, re.M)
@@ -585,6 +593,8 @@ def package_facts():
             facts["theano_version_source"] = version["version_source"]
         if "revision" in version:
             facts["theano_revision"] = version["revision"]
+        if "released" in version:
+            facts["theano_released"] = version["released"]
     else:
         facts["theano_claimed_by"] = []
     # Having the theano package directory itself on sys.path breaks Theano on Python 3.
