@@ -238,7 +238,9 @@ def driver_facts(facts: Mapping[str, Any], os_family: str) -> dict[str, Any]:
     smi_cuda = get(facts, "gpu.driver_cuda_version")
     api_cuda = get(facts, "gpu.driver_cuda_api_version")
     driver = get(facts, "gpu.driver_version")
-    key = knowledge.driver_key(driver) if driver else None
+    # macOS numbers its web drivers apart (387.10.10.10.25.156); the CUDA driver there is
+    # another component, so no branch is read from them
+    key = knowledge.driver_key(driver) if driver and os_family != "darwin" else None
     if key:
         out["branch"] = key[0]
     if smi_cuda:

@@ -136,6 +136,8 @@ def test_driver_branch_in_every_form_or_unknown() -> None:
     assert derive.driver_facts({"gpu": {"driver_version": "373.06"}}, "windows")["branch"] == 373
     # Windows' driver-store form names the same driver as nvidia-smi's 451.67
     assert derive.driver_facts({"gpu": {"driver_version": "27.21.14.5167"}}, "windows")["branch"] == 451
+    # a macOS web driver's number is not a driver branch
+    assert "branch" not in derive.driver_facts({"gpu": {"driver_version": "387.10.10.10.25.156"}}, "darwin")
     # a version nobody can read says nothing about the branch
     assert "branch" not in derive.driver_facts({"gpu": {"driver_version": "unknown"}}, "linux")
 

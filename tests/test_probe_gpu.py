@@ -616,7 +616,7 @@ def test_pre_r410_driver_level_comes_from_the_driver_api(ctx_factory: Any, fake_
     assert table["driver_cuda_api_version"] == "8.0"
     from legacydoc.derive import driver_facts
 
-    assert driver_facts({"gpu": table}, "linux") == {"max_cuda": "8.0", "max_cuda_source": "driver API"}
+    assert driver_facts({"gpu": table}, "linux") == {"max_cuda": "8.0", "max_cuda_source": "driver API", "branch": 375}
 
 
 def test_driver_api_output_parsing() -> None:
