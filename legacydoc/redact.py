@@ -138,6 +138,17 @@ def _word_pattern(words: Iterable[str], windows: bool) -> list[str]:
     return out
 
 
+# PBS names each job <sequence number>.<server> (qsub(1B)): the server is a host of the site,
+# kept in the record with PBS_JOBID, so it is hidden as a host name is.
+_PBS_JOBID = re.compile(r"^\d+(?:\[\d*\])?\.([A-Za-z0-9][A-Za-z0-9.-]*)$")
+
+
+def batch_servers(variables: Mapping[str, Any]) -> list[str]:
+    """The batch server's host name a job variable carries (PBS_JOBID=1234.pbs01.example.edu)."""
+    match = _PBS_JOBID.match(str(variables.get("PBS_JOBID", "")).strip())
+    return [match.group(1)] if match else []
+
+
 def _is_placeholder(value: str) -> bool:
     return value.startswith("<") and value.endswith(">")
 
@@ -202,9 +213,12 @@ class Redactor:
                 out.extend(value if isinstance(value, list) else [value])
             return _usable(out)
 
+        env = record.get("env") if isinstance(record, Mapping) else None
+        variables = env.get("variables") if isinstance(env, Mapping) else None
+        servers = batch_servers(variables) if isinstance(variables, Mapping) else []
         return cls(
             users=names("user", "user_aliases"),
-            hosts=names("hostname", "host_aliases"),
+            hosts=names("hostname", "host_aliases") + servers,
             homes=names("home", "home_aliases"),
             secrets=secret_values(environ or {}),
             windows=system.get("os") == "windows",
@@ -331,5 +345,6 @@ def for_this_machine(environ: Mapping[str, str], identity: bool = True) -> "Reda
         hosts.append(socket.gethostname())
     except OSError:
         pass
+    hosts.extend(batch_servers(environ))
     return Redactor(users=users, homes=homes, hosts=hosts, secrets=secret_values(environ),
                     windows=os.name == "nt", identity=identity)

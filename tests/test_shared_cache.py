@@ -257,3 +257,26 @@ def test_check_warns_in_a_job_and_each_fix_silences_it(tmp_path: Path) -> None:
         if tmpdir:  # a new folder on the node's own disk
             assert theano_config.collect(flagged)["compiledir"]["filesystem"] == "ext4"
         assert "LD545" not in _check(tmp_path, flagged, name)
+
+
+def test_a_pbs_job_id_names_its_server_and_the_report_hides_it() -> None:
+    """PBS writes the job id as <number>.<server> (qsub(1B)): the server is one of the site's
+    hosts and is hidden as the machine's own name is; a folder named after the job stays the
+    job's own folder once redacted."""
+    from legacydoc.redact import HOST, Redactor
+
+    record: dict[str, Any] = {
+        "schema": 1, "system": {"os": "linux", "hostname": "node7"},
+        "packages": {"theano": {"name": "Theano", "version": "1.0.5"}},
+        "env": {"variables": {"PBS_JOBID": "4242.pbs01.cluster.example.edu"}},
+        "theano_config": {"files": [], "flags": {}, "compiledir": {
+            "base_compiledir": "/scratch/4242.pbs01.cluster.example.edu/theano", "exists": True}},
+    }
+    redacted = Redactor.for_record(record).record(record)
+    text = json.dumps(redacted)
+    assert "example.edu" not in text and "pbs01" not in text
+    assert redacted["env"]["variables"]["PBS_JOBID"] == "4242." + HOST
+    assert enrich(redacted)["derived"]["cache"]["private_to_job_or_host"] is True
+    # another folder of the same site is not the job's
+    record["theano_config"]["compiledir"]["base_compiledir"] = "/scratch/shared/theano"
+    assert enrich(Redactor.for_record(record).record(record))["derived"]["cache"]["private_to_job_or_host"] is False
