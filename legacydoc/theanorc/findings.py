@@ -53,7 +53,7 @@ KEY_OPTIONS = (
     "device", "floatX", "mode", "cxx", "blas.ldflags", "dnn.enabled", "cuda.root", "gpuarray.preallocate",
     "base_compiledir", "init_gpu_device", "force_device", "linker", "optimizer", "allow_gc",
     "dnn.base_path", "dnn.include_path", "dnn.library_path", "dnn.bin_path", "lib.cnmem",
-    "experimental.unpickle_gpu_on_cpu", "warn_float64", "compiledir", "compiledir_format",
+    "experimental.unpickle_gpu_on_cpu", "warn_float64", "compiledir", "compiledir_format", "nvcc.flags",
 )
 
 
