@@ -43,7 +43,8 @@ PLACEHOLDERS: dict[str, str] = {
 GENERIC_NAMES = frozenset(
     """root admin administrator user users guest default defaultuser0 public nobody
     ubuntu ec2-user vagrant jovyan runner docker system localhost localhost.localdomain
-    theano python cuda nvidia gpu numpy conda anaconda miniconda dev home""".split()
+    theano python cuda nvidia gpu numpy conda anaconda miniconda dev home
+    pbs torque master head headnode login server cluster hpc batch sched mgmt""".split()
 )
 # Beyond env.SECRET_NAME: other names that usually hold credentials.
 _MORE_SECRET = re.compile(r"PASS|COOKIE|SESSION|PRIVATE|DSN|WEBHOOK", re.IGNORECASE)
@@ -256,7 +257,10 @@ class Redactor:
     def data(self, value: Any, key: str = "") -> Any:
         """A redacted copy of nested facts: keys and string values alike."""
         if isinstance(value, Mapping):
-            return {self.text(str(k)): self.data(v, str(k)) for k, v in value.items()}
+            # an environment variable's name is nobody's (a host called "pbs" must not turn
+            # PBS_JOBID into <host>_JOBID)
+            return {(str(k) if _ENV_NAME_RE.match(str(k)) else self.text(str(k))): self.data(v, str(k))
+                    for k, v in value.items()}
         if isinstance(value, (list, tuple)):
             return [self.data(v, key) for v in value]
         if isinstance(value, str):

@@ -277,6 +277,15 @@ def test_a_pbs_job_id_names_its_server_and_the_report_hides_it() -> None:
     assert "example.edu" not in text and "pbs01" not in text
     assert redacted["env"]["variables"]["PBS_JOBID"] == "4242." + HOST
     assert enrich(redacted)["derived"]["cache"]["private_to_job_or_host"] is True
+    # a server named by a generic word: the name is hidden where it names the server, and
+    # neither the variable's name nor an ordinary path is touched
+    record["env"]["variables"]["PBS_JOBID"] = "4242.pbs.cluster.example.edu"
+    record["theano_config"]["compiledir"]["base_compiledir"] = "/scratch/4242.pbs.cluster.example.edu/theano"
+    record["path"] = {"entries": [{"entry": "/opt/pbs/bin"}]}
+    redacted = Redactor.for_record(record).record(record)
+    assert redacted["env"]["variables"] == {"PBS_JOBID": "4242." + HOST}
+    assert redacted["path"]["entries"][0]["entry"] == "/opt/pbs/bin"
+    assert enrich(redacted)["derived"]["cache"]["private_to_job_or_host"] is True
     # another folder of the same site is not the job's
     record["theano_config"]["compiledir"]["base_compiledir"] = "/scratch/shared/theano"
     assert enrich(Redactor.for_record(record).record(record))["derived"]["cache"]["private_to_job_or_host"] is False
