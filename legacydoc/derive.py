@@ -25,6 +25,7 @@ from legacydoc.facts import effective_setting, env_variable, get
 from legacydoc.factschema.kinds import is_int
 from legacydoc.i18n import tr
 from legacydoc.kerasconfig import keras_facts
+from legacydoc.pythonbuild import python_build_facts
 from legacydoc.sharedcache import shared_cache_facts
 from legacydoc.theanorc.validate import BOOL_TRUE
 from legacydoc.versions import parse_version, small_int
@@ -179,6 +180,11 @@ DERIVED: dict[str, str] = {
     "keras.layout_source": "image_data_format | image_dim_ordering | default",
     "keras.config_path": "the keras.json the installed Keras reads",
     "python.theano_dir_on_pythonpath": "the PYTHONPATH entry that is Theano's package folder itself (empty: none is)",
+    "python.libpython_link": "shared | static: what ld takes for the -lpython Theano links every module with (Linux)",
+    "python.libpython_file": "the libpython file ld takes from Theano's link folders",
+    "python.headers_ok": "Python.h and pyconfig.h are in the include folders Theano compiles with",
+    "python.headers_missing": "which of Python.h and pyconfig.h are missing there",
+    "python.short_version": "X.Y of the target Python, as header packages name it (set when headers are missing)",
     "python.shadowed_packages": "numpy, Lasagne or Keras found in more than one sys.path folder: which copy is "
     "imported and where the others are (empty: one copy each; absent when not looked at)",
 }
@@ -1353,6 +1359,7 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     shadowed = shadowed_packages(facts)
     if shadowed is not None:
         d["python.shadowed_packages"] = shadowed
+    d.update(_flat("python", python_build_facts(facts, theano.get("version"))))
     return _nest(d)
 
 

@@ -57,7 +57,9 @@ DERIVED = Table({
                   "numpy_recorded_accepts_module": BOOL}),
     "keras": Table({"backend": STR, "backend_source": STR, "layout": STR, "layout_source": STR,
                     "config_path": STR}),
-    "python": Table({"theano_dir_on_pythonpath": STR, "shadowed_packages": list_of(STR)}),
+    "python": Table({"theano_dir_on_pythonpath": STR, "shadowed_packages": list_of(STR), "libpython_link": STR,
+                     "libpython_file": STR, "headers_ok": BOOL, "headers_missing": STR,
+                     "short_version": STR}),
 })
 
 # --- plan (legacydoc/plan/planner.py Plan.facts(); computed by check for the rules' fixes) -------

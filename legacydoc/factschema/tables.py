@@ -50,6 +50,14 @@ PYTHON = fact_table({
     "base_prefix": STR, "real_prefix": STR, "env_kind": STR, "base_is_conda": BOOL, "platform": STR,
     "platform_platform": STR, "platform_platform_error": STR, "machine": STR, "sys_path": list_of(STR),
     "cwd": STR, "user_site": STR, "user_site_enabled": BOOL, "filesystem_encoding": STR,
+    # where Theano compiles and links each module (probes/target_script.py build_facts; new):
+    # the Python headers, and on Linux the libpython files in Theano's link folders
+    "headers": Table({"include_dir": STR, "plat_include_dir": STR, "python_h": BOOL, "pyconfig_h": BOOL}),
+    "libpython": Table({
+        "ldlibrary": STR, "libdir": STR, "include_name": STR, "stdlib_parent": STR,
+        "dirs_listed": list_of(STR), "files": list_of(STR),
+    }),
+    "build_error": STR,
 })
 
 # --- packages (probes/target.py) ------------------------------------------------------------------
