@@ -119,6 +119,36 @@ def test_an_installed_numpy_that_fits_is_kept() -> None:
     assert titles.index("Uninstall Theano-PyMC") < titles.index("Install the pinned packages")
 
 
+def test_an_installed_numpy_or_scipy_below_theanos_own_floor_is_replaced() -> None:
+    # Theano 1.0.5's setup.py: numpy>=1.9.1, scipy>=0.14 (Theano #3454's numpy 1.8.1, scipy 0.12.0)
+    record = load(SEED_002)
+    record["packages"]["numpy"]["version"] = "1.8.1"
+    record["packages"]["scipy"]["version"] = "0.12.0"
+    plan = make_plan(record)
+    assert plan.packages["numpy"] != "==1.8.1" and plan.packages["scipy"] != "==0.12.0", plan.packages
+    record["packages"]["numpy"]["version"] = "1.9.1"
+    assert make_plan(record).packages["numpy"] == "==1.9.1"
+
+
+def test_a_kept_python_without_headers_or_shared_libpython_gets_manual_steps() -> None:
+    record = load(HEALTHY)
+    assert make_plan(record).keep_env
+    record["python"]["headers"] = {"include_dir": "/usr/include/python3.7m", "python_h": False, "pyconfig_h": True}
+    record["python"]["libpython"] = {
+        "ldlibrary": "libpython3.7m.a", "libdir": "/opt/py/lib", "include_name": "python3.7m",
+        "stdlib_parent": "/opt/py/lib", "dirs_listed": ["/opt/py/lib"], "files": ["/opt/py/lib/libpython3.7m.a"]}
+    manual = [s for s in make_plan(record).steps if s.manual]
+    assert [s.template or s.title for s in manual] == [
+        "Install this Python's C headers (Debian/Ubuntu: sudo apt install python%s-dev; Fedora: python3-devel)",
+        "Rebuild this Python with a shared libpython (pyenv: env PYTHON_CONFIGURE_OPTS=--enable-shared pyenv "
+        "install <version>), or use a conda Python"]
+    assert manual[0].args == ("3.7",) and "Python.h missing" in manual[0].why
+    assert "/opt/py/lib/libpython3.7m.a" in manual[1].why
+    # the shared library next to it: nothing to rebuild
+    record["python"]["libpython"]["files"].append("/opt/py/lib/libpython3.7m.so")
+    assert len([s for s in make_plan(record).steps if s.manual]) == 1
+
+
 def test_the_plans_config_is_the_one_theanorc_write_writes() -> None:
     from legacydoc.theanorc.discovery import write_target
     from legacydoc.theanorc.effective import effective_config

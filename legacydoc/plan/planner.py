@@ -29,21 +29,22 @@ from legacydoc.theanorc import machine
 # Theano targets the planner knows, with the Pythons to try, best first. The numpy ranges
 # are those of rules/knowledge/theano_releases.toml (failures numpy-blas-opt-info,
 # numpy-bool-alias, numpy2-gemm-compile) and rules/versions.toml (numpy 1.16 breaks
-# Theano <= 1.0.3's compiled-module cache).
+# Theano <= 1.0.3's compiled-module cache); "requires" is each release's own floor, its
+# setup.py install_requires (Theano rel-0.8.2, rel-0.9.0, rel-1.0.5; Theano-PyMC rel-1.1.2).
 TARGETS: dict[str, dict[str, Any]] = {
     "Theano==1.0.5": {"dist": "Theano", "version": "1.0.5",
                       "python": ["3.8", "3.9", "3.10", "3.7", "3.11", "3.6", "2.7"],
                       "python_ok": ">=2.7,<3.12", "numpy": "<1.22", "numpy_with_ldflags": "<1.24",
-                      "old_backend": False},
+                      "requires": {"numpy": ">=1.9.1", "scipy": ">=0.14"}, "old_backend": False},
     "Theano-PyMC==1.1.2": {"dist": "Theano-PyMC", "version": "1.1.2", "python": ["3.8", "3.9", "3.7", "3.6"],
                            "python_ok": ">=3.6,<3.10", "numpy": "<1.22", "numpy_with_ldflags": "<1.22",
-                           "old_backend": False},
+                           "requires": {"numpy": ">=1.9.1", "scipy": ">=0.14"}, "old_backend": False},
     "Theano==0.9.0": {"dist": "Theano", "version": "0.9.0", "python": ["3.6", "2.7", "3.5"],
                       "python_ok": ">=2.7,<3.7", "numpy": "<1.16", "numpy_with_ldflags": "<1.16",
-                      "old_backend": True},
+                      "requires": {"numpy": ">=1.9.1", "scipy": ">=0.14"}, "old_backend": True},
     "Theano==0.8.2": {"dist": "Theano", "version": "0.8.2", "python": ["2.7", "3.5", "3.6"],
                       "python_ok": ">=2.7,<3.7", "numpy": "<1.16", "numpy_with_ldflags": "<1.16",
-                      "old_backend": True},
+                      "requires": {"numpy": ">=1.7.1", "scipy": ">=0.11"}, "old_backend": True},
 }
 INSTALL_TITLE = N_("Install the pinned packages")
 LASAGNE_AT_COMMIT = "https://github.com/Lasagne/Lasagne/archive/5d3c63cb315c50b1cbd27a6bc8664b406f34dd99.zip"
@@ -223,7 +224,8 @@ def _choose_versions(wheels: Wheels, target: Mapping[str, Any], python: str, os_
         return None
     floor = ">=%s" % conda["numpy_build"].get(python, "0") if conda else ""
     for ldflags in (False, True):
-        spec = ",".join(s for s in (_numpy_range(target, project, ldflags, pymc), floor) if s)
+        spec = ",".join(s for s in (_numpy_range(target, project, ldflags, pymc), floor,
+                                    target["requires"]["numpy"]) if s)
         wanted = project.pin("numpy") if project else None
         if wanted and wanted.spec:
             spec += "," + wanted.spec
@@ -232,7 +234,7 @@ def _choose_versions(wheels: Wheels, target: Mapping[str, Any], python: str, os_
         numpy = have if have and admits(spec, have) else wheels.newest("numpy", python, os_family, spec)
         if numpy is None:
             continue
-        scipy_spec = _scipy_spec(project, needs, pymc)
+        scipy_spec = ",".join(s for s in (_scipy_spec(project, needs, pymc), target["requires"]["scipy"]) if s)
         have = (installed or {}).get("scipy")
         its_numpy = (wheels.row("scipy", have) or {}).get("numpy_requires", "") if have else ""
         scipy = have if have and admits(scipy_spec, have) and admits(its_numpy, numpy) else \
@@ -460,6 +462,8 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
     else:
         notes.append(tr("every planned package is already installed at its pin"))
     steps += _compiler_steps(record, os_family, env_kind)
+    if keep:
+        steps += _python_build_steps(record, target["version"])
     env = _env_vars(config.ldflags, os_family)
     if env:
         steps.append(Step(N_("Set the environment variables"), "; ".join("%s=%s" % kv for kv in env.items()),
@@ -577,6 +581,30 @@ def _compiler_steps(record: Mapping[str, Any], os_family: str, env_kind: str) ->
                      tr("Theano compiles its C code with g++"), manual=True, kind="manual", unblocks=3)]
     return [Step(N_("Install g++ (on Debian/Ubuntu: sudo apt install g++)"), tr("Theano compiles its C code with g++"),
                  manual=True, kind="manual", unblocks=3)]
+
+
+def _python_build_steps(record: Mapping[str, Any], theano_version: str) -> list[Step]:
+    """The environment kept, what its Python lacks for Theano's compiles (LD424, LD419):
+    system packages or a rebuilt Python, which the user does."""
+    from legacydoc.pythonbuild import linked_libpython, missing_headers
+
+    steps = []
+    headers = missing_headers(record)
+    if headers.get("headers_ok") is False:
+        version = headers.get("short_version") or "3.X"
+        steps.append(Step(("Install this Python's C headers (Debian/Ubuntu: sudo apt install python%s-dev; "
+                             "Fedora: python3-devel)") % version,
+                          tr("%s missing: Theano cannot compile any module (LD424)") % headers["headers_missing"],
+                          manual=True, kind="manual", unblocks=3,
+                          template=N_("Install this Python's C headers (Debian/Ubuntu: sudo apt install python%s-dev; "
+                                      "Fedora: python3-devel)"), args=(version,)))
+    link = linked_libpython(record, theano_version)
+    if link.get("libpython_link") == "static":
+        steps.append(Step(N_("Rebuild this Python with a shared libpython (pyenv: env "
+                             "PYTHON_CONFIGURE_OPTS=--enable-shared pyenv install <version>), or use a conda Python"),
+                          tr("ld links %s, a static library, into every module Theano compiles (LD419)")
+                          % link["libpython_file"], manual=True, kind="manual", unblocks=3))
+    return steps
 
 
 def _assignments(env: Mapping[str, str]) -> dict[str, list[str]]:
