@@ -127,3 +127,14 @@ def test_the_probe_on_real_interpreters(version: str) -> None:
     record = {"python": facts, "packages": {"theano": {"name": "Theano", "version": "1.0.5"}}}
     got = _derived(record)
     assert got["libpython_link"] == "shared" and got["libpython_file"] == config[1] + "/" + config[0]
+
+
+def test_probe_summary_shows_what_was_read_without_judging() -> None:
+    from legacydoc.render.summary import render_summary
+
+    record = _record(_libpython([PYENV_LIB + "/libpython3.7m.a"]),
+                     {"include_dir": "/usr/include/python3.7m", "python_h": False, "pyconfig_h": True})
+    record["python"].update({"probe_ok": True, "bits": 64, "env_kind": "venv", "executable": "/x/bin/python"})
+    text = render_summary(record)
+    assert "C headers in /usr/include/python3.7m: pyconfig.h" in text
+    assert "libpython files in %s: %s/libpython3.7m.a" % (PYENV_LIB, PYENV_LIB) in text

@@ -78,7 +78,22 @@ def _python(t: Mapping[str, Any]) -> list[str]:
             t.get("executable", t.get("executable_requested", "?")),
             t.get("selected_by", "?"),
         )
-    ]
+    ] + _python_build(t)
+
+
+def _python_build(t: Mapping[str, Any]) -> list[str]:
+    """What Theano's compiles use of this Python, as read (the rules judge it)."""
+    lines = []
+    headers = t.get("headers")
+    if isinstance(headers, Mapping):
+        found = [name for name, key in (("Python.h", "python_h"), ("pyconfig.h", "pyconfig_h")) if headers.get(key)]
+        lines.append(tr("C headers in %s: %s") % (headers.get("include_dir", "?"), ", ".join(found) or tr("none")))
+    libpython = t.get("libpython")
+    if isinstance(libpython, Mapping) and isinstance(libpython.get("files"), list):
+        lines.append(tr("libpython files in %s: %s") % (
+            ", ".join(map(str, libpython.get("dirs_listed") or [])) or "?",
+            ", ".join(map(str, libpython["files"])) or tr("none")))
+    return lines
 
 
 def _packages(t: Mapping[str, Any]) -> list[str]:
