@@ -180,7 +180,8 @@ DERIVED: dict[str, str] = {
     "keras.layout_source": "image_data_format | image_dim_ordering | default",
     "keras.config_path": "the keras.json the installed Keras reads",
     "python.theano_dir_on_pythonpath": "the PYTHONPATH entry that is Theano's package folder itself (empty: none is)",
-    "python.libpython_link": "shared | static: what ld takes for the -lpython Theano links every module with (Linux)",
+    "python.libpython_link": "shared | static | outside (none in Theano's folders): what ld takes for the -lpython "
+                             "Theano links every module with (Linux)",
     "python.libpython_file": "the libpython file ld takes from Theano's link folders",
     "python.headers_ok": "Python.h and pyconfig.h are in the include folders Theano compiles with",
     "python.headers_missing": "which of Python.h and pyconfig.h are missing there",

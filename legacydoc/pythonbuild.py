@@ -11,10 +11,12 @@ theano/sandbox/cuda/nvcc_compiler.py at rel-0.7 and rel-0.8.0:
   0.8.0rc1 (PR 3917, commit 673a2a7c9) <name> is LDLIBRARY without "lib" and ".so"/".a";
   0.6 and 0.7 took the include folder's name and searched only the second folder.
 
-GNU ld takes, in the first -L folder that has either, libNAME.so before libNAME.a. So
-when the first hit is a .a, Theano links the static libpython (LD419). A name found in
-none of Theano's folders would be looked for in the linker's own folders, which the
-record does not list: nothing is derived then.
+GNU ld takes, in the first -L folder that has either, libNAME.so before libNAME.a. Folders
+an op brings (BLAS's, nvcc's CUDA folders, -L in gcc.cxxflags) come first, but Theano's
+own first modules, lazylinker_ext and cutils_ext, built at import, bring none: their link
+searches exactly these. So when the first hit is a .a, Theano links the static libpython
+(LD419). A name found in none of Theano's folders is looked for in the linker's own
+folders, which the record does not list: "outside", and nothing more is claimed.
 """
 
 from __future__ import annotations
@@ -52,10 +54,14 @@ def _search(libpython: Mapping[str, Any], new_naming: bool) -> Optional[tuple[st
     return (_strip(name) if new_naming else name), list(dict.fromkeys(folders))
 
 
+OUTSIDE = "outside"  # in none of Theano's folders: the linker's own folders decide
+
+
 def _first_hit(libpython: Mapping[str, Any], name: str, dirs: list[str]) -> Optional[str]:
+    """The file ld takes from Theano's folders, OUTSIDE, or None when unknown."""
     listed, files = libpython.get("dirs_listed"), libpython.get("files")
-    if not isinstance(listed, list) or not isinstance(files, list):
-        return None
+    if not isinstance(listed, list) or not isinstance(files, list) or not name.startswith("python"):
+        return None  # the probe lists only libpython* files
     for folder in dirs:
         if folder not in listed:
             return None  # a folder that could not be read: what ld finds there is unknown
@@ -63,11 +69,12 @@ def _first_hit(libpython: Mapping[str, Any], name: str, dirs: list[str]) -> Opti
             path = folder.rstrip("/") + "/lib" + name + suffix
             if path in files:
                 return path
-    return None
+    return OUTSIDE
 
 
 def linked_libpython(facts: Mapping[str, Any], theano_version: Any) -> dict[str, Any]:
-    """libpython_link (shared | static) and libpython_file: what ld takes for Theano's -lpython."""
+    """libpython_link (shared | static | outside) and libpython_file: what ld takes for
+    Theano's -lpython."""
     libpython = get(facts, "python.libpython")
     if not isinstance(libpython, Mapping):
         return {}
@@ -82,6 +89,8 @@ def linked_libpython(facts: Mapping[str, Any], theano_version: Any) -> dict[str,
     hit = hits.pop()
     if hit is None:
         return {}
+    if hit == OUTSIDE:
+        return {"libpython_link": OUTSIDE}
     return {"libpython_link": "static" if hit.endswith(".a") else "shared", "libpython_file": hit}
 
 
@@ -96,7 +105,7 @@ def missing_headers(facts: Mapping[str, Any]) -> dict[str, Any]:
     missing = [name for name, present in found.items() if not present]
     out: dict[str, Any] = {"headers_ok": not missing}
     if missing:
-        out["headers_missing"] = " and ".join(missing)
+        out["headers_missing"] = ", ".join(missing)
         # the X.Y distributions name their header packages by (python3.6-dev)
         match = re.match(r"(\d+\.\d+)", str(get(facts, "python.version") or ""))
         if match:

@@ -138,15 +138,26 @@ def test_a_kept_python_without_headers_or_shared_libpython_gets_manual_steps() -
         "ldlibrary": "libpython3.7m.a", "libdir": "/opt/py/lib", "include_name": "python3.7m",
         "stdlib_parent": "/opt/py/lib", "dirs_listed": ["/opt/py/lib"], "files": ["/opt/py/lib/libpython3.7m.a"]}
     manual = [s for s in make_plan(record).steps if s.manual]
-    assert [s.template or s.title for s in manual] == [
-        "Install this Python's C headers (Debian/Ubuntu: sudo apt install python%s-dev; Fedora: python3-devel)",
+    assert [s.title for s in manual] == [
+        "Install this Python's C headers (Debian/Ubuntu: sudo apt install python3.7-dev; Fedora: python3-devel)",
         "Rebuild this Python with a shared libpython (pyenv: env PYTHON_CONFIGURE_OPTS=--enable-shared pyenv "
-        "install <version>), or use a conda Python"]
-    assert manual[0].args == ("3.7",) and "Python.h missing" in manual[0].why
+        "install <version>), or use a conda Python; then recreate the environment"]
+    assert manual[0].args == ("3.7", "python3-devel") and "Python.h missing" in manual[0].why
     assert "/opt/py/lib/libpython3.7m.a" in manual[1].why
     # the shared library next to it: nothing to rebuild
     record["python"]["libpython"]["files"].append("/opt/py/lib/libpython3.7m.so")
     assert len([s for s in make_plan(record).steps if s.manual]) == 1
+
+
+def test_a_windows_python_without_headers_gets_no_apt_line() -> None:
+    record = load(SEED_002)  # Windows, Python 3.7
+    record["python"]["headers"] = {"include_dir": "C:/py37/include", "python_h": False, "pyconfig_h": False}
+    plan = make_plan(record)
+    assert plan.keep_env
+    titles = [s.title for s in plan.steps if s.manual]
+    # on Windows the headers come with another install of Python
+    assert any("python.org's installer or conda" in t for t in titles), titles
+    assert not any("apt install" in t for t in titles), titles
 
 
 def test_the_plans_config_is_the_one_theanorc_write_writes() -> None:

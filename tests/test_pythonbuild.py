@@ -64,10 +64,32 @@ def test_conda_names_the_archive_but_ships_the_shared_library() -> None:
     assert _derived(record)["libpython_link"] == "shared"
 
 
-def test_nothing_in_theanos_folders_is_unknown() -> None:
-    # Debian without python3.X-dev: ld would look in its own folders, which are not recorded
+def test_nothing_in_theanos_folders_is_outside_and_no_file_is_claimed() -> None:
+    # Debian's python3.8: ld goes on to its own folders, which are not recorded
     record = _record(_libpython([], ldlibrary="libpython3.8.so", libdir="/usr/lib", stdlib_parent="/usr/lib"))
-    assert "libpython_link" not in _derived(record)
+    assert _derived(record) == {"libpython_link": "outside"}
+
+
+def test_theano_07_searches_only_the_standard_librarys_folder() -> None:
+    # LIBDIR holds only the archive, the standard library's parent the shared library
+    record = _record(_libpython(["/opt/py/lib/libpython2.7.a", "/opt/py/lib64/libpython2.7.so"],
+                                ldlibrary="libpython2.7.a", include_name="python2.7", libdir="/opt/py/lib",
+                                stdlib_parent="/opt/py/lib64"), theano="0.7")
+    assert _derived(record)["libpython_file"] == "/opt/py/lib64/libpython2.7.so"
+    record["packages"]["theano"]["version"] = "1.0.5"
+    assert _derived(record)["libpython_file"] == "/opt/py/lib/libpython2.7.a"
+
+
+@pytest.mark.parametrize("version, naming", [
+    ("0.7", "include"), ("0.7.1a1", "include"), ("0.8.0rc1", "LDLIBRARY"), ("0.8.2", "LDLIBRARY"),
+    ("1.1.2", "LDLIBRARY"),
+])
+def test_the_naming_changes_with_0_8_0rc1(version: str, naming: str) -> None:
+    # the include folder's name and LDLIBRARY's lead to different files
+    record = _record(_libpython(["/p/lib/libpython3.5m.so", "/p/lib/libpython3.5.a"], ldlibrary="libpython3.5.a",
+                                include_name="python3.5m", libdir="/p/lib", stdlib_parent="/p/lib"), theano=version)
+    expected = "/p/lib/libpython3.5m.so" if naming == "include" else "/p/lib/libpython3.5.a"
+    assert _derived(record)["libpython_file"] == expected
 
 
 def test_a_folder_that_could_not_be_listed_is_unknown() -> None:
@@ -81,6 +103,7 @@ def test_theano_07_names_the_library_after_the_include_folder() -> None:
     libpython = _libpython(["/src/Python-3.5.0/libpython3.5m.a"], ldlibrary="libpython3.5m.a",
                            libdir="/src/Python-3.5.0", stdlib_parent="/src/Python-3.5.0", include_name="Include")
     assert _derived(_record(libpython, theano="1.0.5"))["libpython_link"] == "static"
+    # -lInclude: the probe lists only libpython* files, so what ld finds for it is unknown
     assert "libpython_link" not in _derived(_record(libpython, theano="0.7"))
     # the release unknown and the two generations disagree: nothing is claimed
     assert "libpython_link" not in _derived(_record(libpython, theano=None))
@@ -91,7 +114,7 @@ def test_the_release_unknown_but_both_generations_agree() -> None:
 
 
 @pytest.mark.parametrize("python_h, pyconfig_h, missing", [
-    (False, False, "Python.h and pyconfig.h"), (False, True, "Python.h"), (True, False, "pyconfig.h"),
+    (False, False, "Python.h, pyconfig.h"), (False, True, "Python.h"), (True, False, "pyconfig.h"),
 ])
 def test_missing_headers_are_named(python_h: bool, pyconfig_h: bool, missing: str) -> None:
     headers = {"include_dir": "/usr/include/python3.6m", "plat_include_dir": "/usr/include/python3.6m",
@@ -122,11 +145,17 @@ def test_the_probe_on_real_interpreters(version: str) -> None:
                             "('LDLIBRARY', 'LIBDIR', 'Py_ENABLE_SHARED')]))"],
         capture_output=True, text=True, timeout=60, check=True).stdout)
     assert [libpython["ldlibrary"], libpython["libdir"]] == config[:2]
-    # these interpreters were built with --enable-shared: ld gets the shared library
-    assert config[2] == 1
+    # what ld would take, read from the disk here rather than from the probe's listing
+    name = config[0][3:].rsplit(".", 1)[0]
+    expected = "outside"
+    for folder in dict.fromkeys([config[1], libpython["stdlib_parent"]]):
+        hits = [Path(folder, "lib%s%s" % (name, suffix)) for suffix in (".so", ".a")]
+        hit = next((h for h in hits if h.exists()), None)
+        if hit is not None:
+            expected = "static" if hit.suffix == ".a" else "shared"
+            break
     record = {"python": facts, "packages": {"theano": {"name": "Theano", "version": "1.0.5"}}}
-    got = _derived(record)
-    assert got["libpython_link"] == "shared" and got["libpython_file"] == config[1] + "/" + config[0]
+    assert _derived(record)["libpython_link"] == expected
 
 
 def test_probe_summary_shows_what_was_read_without_judging() -> None:

@@ -91,7 +91,7 @@ CONFIG = Table({
         "compiledir": SETTING, "compiledir_format": SETTING,
         "init_gpu_device": SETTING, "force_device": SETTING, "linker": SETTING, "optimizer": SETTING,
         "allow_gc": SETTING, "warn_float64": SETTING, "blas": Table({"ldflags": SETTING}),
-        "cuda": Table({"root": SETTING}), "nvcc": Table({"flags": SETTING}),
+        "cuda": Table({"root": SETTING}), "nvcc": Table({"flags": SETTING}), "gcc": Table({"cxxflags": SETTING}),
         "gpuarray": Table({"preallocate": SETTING}), "lib": Table({"cnmem": SETTING}),
         "dnn": Table({"enabled": SETTING, **dict.fromkeys(_DNN_PATHS, SETTING)}),
         "experimental": Table({"unpickle_gpu_on_cpu": SETTING}),

@@ -52,7 +52,8 @@ PYTHON = fact_table({
     "cwd": STR, "user_site": STR, "user_site_enabled": BOOL, "filesystem_encoding": STR,
     # where Theano compiles and links each module (probes/target_script.py build_facts; new):
     # the Python headers, and on Linux the libpython files in Theano's link folders
-    "headers": Table({"include_dir": STR, "plat_include_dir": STR, "python_h": BOOL, "pyconfig_h": BOOL}),
+    "headers": Table({"source": STR, "include_dir": STR, "plat_include_dir": STR, "python_h": BOOL,
+                      "pyconfig_h": BOOL}),
     "libpython": Table({
         "ldlibrary": STR, "libdir": STR, "include_name": STR, "stdlib_parent": STR,
         "dirs_listed": list_of(STR), "files": list_of(STR),
@@ -269,6 +270,7 @@ ENV = fact_table({
     "variables": MapOf(STR, r"(?i)PATH|LD_LIBRARY_PATH|DYLD_LIBRARY_PATH|CONDA_PREFIX|CONDA_DEFAULT_ENV|VIRTUAL_ENV"
                             r"|PYTHONPATH|PYTHONHOME|OMP_NUM_THREADS|GOTO_NUM_THREADS|LOCALAPPDATA"
                             r"|NVIDIA_VISIBLE_DEVICES|TMPDIR|TEMP|TMP|LSCRATCH|SLURM_JOB_ID|PBS_JOBID|LSB_JOBID|JOB_ID|SGE_ROOT"
+                            r"|CPATH|C_INCLUDE_PATH|CPLUS_INCLUDE_PATH"
                             r"|(?:CUDA_|CUDNN_|THEANO|AESARA|PYTENSOR|MKL_|OPENBLAS_|GPUARRAY_|KERAS_)\w*"),
 })
 

@@ -462,8 +462,9 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
     else:
         notes.append(tr("every planned package is already installed at its pin"))
     steps += _compiler_steps(record, os_family, env_kind)
-    if keep:
-        steps += _python_build_steps(record, target["version"])
+    # a venv made from the same Python inherits its include folder and LIBDIR; conda brings its own
+    if keep or (env_kind == "venv" and choice.python == _python_now(record)):
+        steps += _python_build_steps(record, target["version"], os_family)
     env = _env_vars(config.ldflags, os_family)
     if env:
         steps.append(Step(N_("Set the environment variables"), "; ".join("%s=%s" % kv for kv in env.items()),
@@ -583,25 +584,31 @@ def _compiler_steps(record: Mapping[str, Any], os_family: str, env_kind: str) ->
                  manual=True, kind="manual", unblocks=3)]
 
 
-def _python_build_steps(record: Mapping[str, Any], theano_version: str) -> list[Step]:
-    """The environment kept, what its Python lacks for Theano's compiles (LD424, LD419):
-    system packages or a rebuilt Python, which the user does."""
+def _python_build_steps(record: Mapping[str, Any], theano_version: str, os_family: str) -> list[Step]:
+    """What the plan's Python (the one in use, or the base of a venv of the same version)
+    lacks for Theano's compiles (LD424, LD419): system packages or another Python, which
+    the user does."""
     from legacydoc.pythonbuild import linked_libpython, missing_headers
 
     steps = []
     headers = missing_headers(record)
     if headers.get("headers_ok") is False:
-        version = headers.get("short_version") or "3.X"
-        steps.append(Step(("Install this Python's C headers (Debian/Ubuntu: sudo apt install python%s-dev; "
-                             "Fedora: python3-devel)") % version,
-                          tr("%s missing: Theano cannot compile any module (LD424)") % headers["headers_missing"],
-                          manual=True, kind="manual", unblocks=3,
-                          template=N_("Install this Python's C headers (Debian/Ubuntu: sudo apt install python%s-dev; "
-                                      "Fedora: python3-devel)"), args=(version,)))
+        why = tr("%s missing: Theano cannot compile any module (LD424)") % headers["headers_missing"]
+        if os_family == "linux":
+            version = headers.get("short_version") or "3.X"
+            devel = "python2-devel" if version.startswith("2.") else "python3-devel"
+            template = N_("Install this Python's C headers (Debian/Ubuntu: sudo apt install python%s-dev; Fedora: %s)")
+            steps.append(Step(template % (version, devel), why, manual=True, kind="manual", unblocks=3,
+                              template=template, args=(version, devel)))
+        else:
+            steps.append(Step(N_("Install Python with python.org's installer or conda, which include its C headers "
+                                 "(Windows' embeddable zip has none), and make the environment from it"),
+                              why, manual=True, kind="manual", unblocks=3))
     link = linked_libpython(record, theano_version)
-    if link.get("libpython_link") == "static":
+    if os_family == "linux" and link.get("libpython_link") == "static":
         steps.append(Step(N_("Rebuild this Python with a shared libpython (pyenv: env "
-                             "PYTHON_CONFIGURE_OPTS=--enable-shared pyenv install <version>), or use a conda Python"),
+                             "PYTHON_CONFIGURE_OPTS=--enable-shared pyenv install <version>), or use a conda Python; "
+                             "then recreate the environment"),
                           tr("ld links %s, a static library, into every module Theano compiles (LD419)")
                           % link["libpython_file"], manual=True, kind="manual", unblocks=3))
     return steps

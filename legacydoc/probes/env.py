@@ -35,6 +35,10 @@ EXACT_NAMES = (
     "LSB_JOBID",
     "JOB_ID",
     "SGE_ROOT",
+    # where gcc also looks for headers: a way round a Python whose include folder lacks them (LD424)
+    "CPATH",
+    "C_INCLUDE_PATH",
+    "CPLUS_INCLUDE_PATH",
 )
 PREFIXES = ("CUDA_", "CUDNN_", "THEANO", "AESARA", "PYTENSOR", "MKL_", "OPENBLAS_", "GPUARRAY_", "KERAS_")
 # Even inside the allow-list, a name that looks secret is never recorded.

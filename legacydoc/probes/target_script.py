@@ -490,9 +490,7 @@ def python_facts():
         pass
     facts["filesystem_encoding"] = sys.getfilesystemencoding() or ""
     try:
-        headers, libpython = build_facts()
-        if headers is not None:
-            facts["headers"] = headers
+        facts["headers"], libpython = build_facts()
         if libpython is not None:
             facts["libpython"] = libpython
     except Exception as exc:
@@ -502,36 +500,51 @@ def python_facts():
 
 # Where Theano compiles and links every module it builds (theano/gof/cmodule.py
 # std_include_dirs, std_lib_dirs_and_libs and the compilers' compile_str), read through
-# distutils as Theano reads it: -I<get_python_inc()> (and its platform-specific twin) must
+# distutils as Theano reads it: -I<get_python_inc()> and its platform-specific twin must
 # hold Python.h and pyconfig.h; on Linux each module links -l<LDLIBRARY without lib/.so/.a>
 # (0.8.0 on; 0.6-0.7 took the include folder's name) from -L<LIBDIR> and -L<the standard
 # library's parent folder>, and the libpython* files found there say whether ld gets a
 # shared library or only a static one.
-def build_facts():
+def build_paths():
     import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             from distutils import sysconfig as dsc
+
+            return ("distutils", dsc.get_python_inc(), dsc.get_python_inc(plat_specific=1), dsc.get_config_var,
+                    os.path.dirname(dsc.get_python_lib(plat_specific=1, standard_lib=1)))
         except ImportError:
-            # Python 3.12+ without setuptools: no Theano release imports there either
-            return None, None
-        include = text(dsc.get_python_inc())
-        plat_include = text(dsc.get_python_inc(plat_specific=1))
-        ldlibrary = text(dsc.get_config_var("LDLIBRARY") or "")
-        libdir = text(dsc.get_config_var("LIBDIR") or "")
-        stdlib_parent = text(os.path.dirname(dsc.get_python_lib(plat_specific=1, standard_lib=1)))
-    headers = {"include_dir": include, "plat_include_dir": plat_include,
-               "python_h": os.path.isfile(os.path.join(include, "Python.h")),
-               "pyconfig_h": any(os.path.isfile(os.path.join(d, "pyconfig.h")) for d in (include, plat_include))}
+            pass
+    # Python 3.12+ without setuptools has no distutils; sysconfig's installed-base paths
+    # are the ones distutils gave
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    return ("sysconfig", paths["include"], paths["platinclude"], sysconfig.get_config_var,
+            os.path.dirname(paths["stdlib"]))
+
+
+def build_facts():
+    source, include, plat_include, config_var, stdlib_parent = build_paths()
+    include, plat_include, stdlib_parent = text(include), text(plat_include), text(stdlib_parent)
+    folders = (include, plat_include)
+    headers = {"source": source, "include_dir": include, "plat_include_dir": plat_include,
+               "python_h": any(os.path.isfile(os.path.join(d, "Python.h")) for d in folders),
+               "pyconfig_h": any(os.path.isfile(os.path.join(d, "pyconfig.h")) for d in folders)}
     if not sys.platform.startswith("linux"):
         return headers, None
-    libpython = {"ldlibrary": ldlibrary, "libdir": libdir, "include_name": os.path.basename(include),
-                 "stdlib_parent": stdlib_parent}
+    libdir = text(config_var("LIBDIR") or "")
+    libpython = {"ldlibrary": text(config_var("LDLIBRARY") or ""), "libdir": libdir,
+                 "include_name": os.path.basename(include), "stdlib_parent": stdlib_parent}
     files, listed = [], []
     for folder in (libdir, stdlib_parent):
         if not folder or folder in listed:
+            continue
+        if not os.path.exists(folder):
+            # ld passes over a -L folder that is not there
+            listed.append(folder)
             continue
         try:
             names = os.listdir(folder)
@@ -539,8 +552,10 @@ def build_facts():
             continue
         listed.append(folder)
         for name in sorted(names):
-            if name.startswith("libpython") and (name.endswith(".so") or name.endswith(".a")):
-                files.append(text(os.path.join(folder, name)))
+            path = os.path.join(folder, name)
+            # os.path.exists: a link to nothing is no library to ld
+            if name.startswith("libpython") and name.endswith((".so", ".a")) and os.path.exists(path):
+                files.append(text(path))
     libpython["dirs_listed"] = listed
     libpython["files"] = files
     return headers, libpython
