@@ -13,10 +13,11 @@ theano/sandbox/cuda/nvcc_compiler.py at rel-0.7 and rel-0.8.0:
 
 GNU ld takes, in the first -L folder that has either, libNAME.so before libNAME.a. Folders
 an op brings (BLAS's, nvcc's CUDA folders, -L in gcc.cxxflags) come first, but Theano's
-own first modules, lazylinker_ext and cutils_ext, built at import, bring none: their link
-searches exactly these. So when the first hit is a .a, Theano links the static libpython
-(LD419). A name found in none of Theano's folders is looked for in the linker's own
-folders, which the record does not list: "outside", and nothing more is claimed.
+own first modules, lazylinker_ext and cutils_ext, built at import, bring none (unless
+gcc.cxxflags has -L): their link searches exactly these. So when the first hit is a .a,
+Theano links the static libpython (LD419). A name found in none of Theano's folders is
+looked for in the linker's own folders, which the record does not list: "outside", and
+nothing more is claimed.
 """
 
 from __future__ import annotations

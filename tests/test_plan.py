@@ -147,6 +147,9 @@ def test_a_kept_python_without_headers_or_shared_libpython_gets_manual_steps() -
     # the shared library next to it: nothing to rebuild
     record["python"]["libpython"]["files"].append("/opt/py/lib/libpython3.7m.so")
     assert len([s for s in make_plan(record).steps if s.manual]) == 1
+    # gcc shown the headers through CPLUS_INCLUDE_PATH, as check's LD424 allows
+    record.setdefault("env", {}).setdefault("variables", {})["CPLUS_INCLUDE_PATH"] = "/usr/include/python3.7m"
+    assert not [s for s in make_plan(record).steps if s.manual]
 
 
 def test_a_windows_python_without_headers_gets_no_apt_line() -> None:
