@@ -185,6 +185,8 @@ DERIVED: dict[str, str] = {
     "python.libpython_file": "the libpython file ld takes from Theano's link folders",
     "python.headers_ok": "Python.h and pyconfig.h are in the include folders Theano compiles with",
     "python.headers_missing": "which of Python.h and pyconfig.h are missing there",
+    "python.headers_elsewhere": "CPATH, C_INCLUDE_PATH or CPLUS_INCLUDE_PATH is set, where gcc also finds headers "
+                                "(set when headers are missing)",
     "python.short_version": "X.Y of the target Python, as header packages name it (set when headers are missing)",
     "python.shadowed_packages": "numpy, Lasagne or Keras found in more than one sys.path folder: which copy is "
     "imported and where the others are (empty: one copy each; absent when not looked at)",

@@ -28,10 +28,12 @@ from typing import Any, Optional
 
 from packaging.version import Version
 
-from legacydoc.facts import get
+from legacydoc.facts import env_variable, get
 from legacydoc.versions import parse_version
 
 LDLIBRARY_NAMING = Version("0.8.0rc1")  # PR 3917: the name comes from LDLIBRARY
+# where gcc also looks for headers: a way round an include folder without them (Theano #3454)
+GCC_INCLUDE_VARIABLES = ("CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH")
 
 
 def _strip(name: str) -> str:
@@ -107,11 +109,23 @@ def missing_headers(facts: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"headers_ok": not missing}
     if missing:
         out["headers_missing"] = ", ".join(missing)
+        elsewhere = headers_elsewhere(facts)
+        if elsewhere is not None:
+            out["headers_elsewhere"] = elsewhere
         # the X.Y distributions name their header packages by (python3.6-dev)
         match = re.match(r"(\d+\.\d+)", str(get(facts, "python.version") or ""))
         if match:
             out["short_version"] = match.group(1)
     return out
+
+
+def headers_elsewhere(facts: Mapping[str, Any]) -> Optional[bool]:
+    """A gcc include variable is set (whether it holds the headers is not known), none is,
+    or None: the environment was not recorded in full."""
+    known = [env_variable(facts, name) for name in GCC_INCLUDE_VARIABLES]
+    if any(value for _, value in known):
+        return True
+    return False if all(k for k, _ in known) else None
 
 
 def python_build_facts(facts: Mapping[str, Any], theano_version: Any) -> dict[str, Any]:

@@ -167,3 +167,15 @@ def test_probe_summary_shows_what_was_read_without_judging() -> None:
     text = render_summary(record)
     assert "C headers in /usr/include/python3.7m: pyconfig.h" in text
     assert "libpython files in %s: %s/libpython3.7m.a" % (PYENV_LIB, PYENV_LIB) in text
+
+
+def test_a_gcc_include_variable_is_another_way_to_the_headers() -> None:
+    headers = {"include_dir": "/opt/py/include/python2.7", "python_h": False, "pyconfig_h": False}
+    record = _record(headers=headers, python="2.7.3")
+    assert "headers_elsewhere" not in _derived(record)  # the environment not recorded: unknown
+    record["env"] = {"variables": {"PATH": "/usr/bin"}}
+    assert _derived(record)["headers_elsewhere"] is False
+    record["env"]["variables"]["CPLUS_INCLUDE_PATH"] = "/usr/include/python2.7"
+    assert _derived(record)["headers_elsewhere"] is True
+    record["env"] = {"variables": {"PATH": "/usr/bin"}, "partial": True}  # a report quoting a few
+    assert "headers_elsewhere" not in _derived(record)

@@ -59,7 +59,7 @@ DERIVED = Table({
                     "config_path": STR}),
     "python": Table({"theano_dir_on_pythonpath": STR, "shadowed_packages": list_of(STR), "libpython_link": STR,
                      "libpython_file": STR, "headers_ok": BOOL, "headers_missing": STR,
-                     "short_version": STR}),
+                     "headers_elsewhere": BOOL, "short_version": STR}),
 })
 
 # --- plan (legacydoc/plan/planner.py Plan.facts(); computed by check for the rules' fixes) -------

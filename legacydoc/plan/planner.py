@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any, Optional
 
 from legacydoc import readiness
-from legacydoc.facts import env_variable, get
+from legacydoc.facts import get
 from legacydoc.i18n import N_, tr
 from legacydoc.plan.config import for_new_env, planned_config, with_pygpu_installed
 from legacydoc.plan.project import DOWNSAMPLE, GONE_AFTER_08, GONE_AFTER_09, OLD_BACKEND, ProjectScan
@@ -592,9 +592,8 @@ def _python_build_steps(record: Mapping[str, Any], theano_version: str, os_famil
 
     steps = []
     headers = missing_headers(record)
-    # gcc shown the headers another way (LD424 stays quiet then)
-    elsewhere = any(env_variable(record, name)[1] for name in ("CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH"))
-    if headers.get("headers_ok") is False and not elsewhere:
+    # gcc shown the headers another way: LD424 stays quiet, and so does the plan
+    if headers.get("headers_ok") is False and headers.get("headers_elsewhere") is not True:
         why = tr("%s missing: Theano cannot compile any module (LD424)") % headers["headers_missing"]
         if os_family == "linux":
             version = headers.get("short_version") or "3.X"
