@@ -1,5 +1,6 @@
-"""The selection logic of tools/keywords_added.py and tools/theano_api_added.py (which
-generate catalogue patterns from release tags), on small made-up tag tables: what they
+"""The selection logic of tools/keywords_added.py, tools/theano_api_added.py and
+tools/theano_api_table.py (which generate catalogue patterns and a knowledge table from
+release tags), on small made-up tag tables: what they
 claim, and what they must not claim."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
 import keywords_added  # noqa: E402
 import theano_api_added  # noqa: E402
+import theano_api_table  # noqa: E402
 
 TAGS = ("old", "new")
 SCAN = "theano/scan_module/scan.py"
@@ -199,3 +201,39 @@ def test_a_fork_compared_with_the_release_it_left_is_read_the_same_way_in_python
     found = {"theano": {"Op": "rel-1.0.5", "scan_checkpoints": "rel-1.0.5"}}
     assert theano_api_added._kept(found, lambda module, name, last: name != "scan_checkpoints") == {
         "theano": {"Op": "rel-1.0.5"}}
+
+
+def test_a_release_lacks_a_name_only_where_every_tag_of_its_group_lacks_it() -> None:
+    new = {"theano.tensor.nnet": _module(["relu", "ctc_helper"], subs=["ctc"])}
+    by_tag = {"rel-1.0.5": new,
+              "rel-0.8.0": {"theano.tensor.nnet": _module(["sigmoid"])},
+              "rel-0.8.1": {"theano.tensor.nnet": _module(["sigmoid"], may=["relu"])},  # under an if
+              "rel-0.8.2": {"theano.tensor.nnet": _module(["sigmoid", "ctc_helper"])}}
+    group = ("rel-0.8.0", "rel-0.8.1", "rel-0.8.2")
+    # relu may be there at 0.8.1, ctc_helper is at 0.8.2: neither is claimed for the group
+    assert theano_api_table.lacking(by_tag, "rel-1.0.5", group, "attribute") == {}
+    # a submodule is missing only from `from module import X`
+    assert theano_api_table.lacking(by_tag, "rel-1.0.5", group, "import") == {"theano.tensor.nnet": ["ctc"]}
+
+
+def test_a_removed_name_is_claimed_with_the_last_release_that_surely_had_it() -> None:
+    by_tag = {"rel-0.7": {"theano": _module(["ProfileMode", "Mode"])},
+              "rel-0.8.0": {"theano": _module(["ProfileMode", "Mode"])},
+              "rel-0.8.1": {"theano": _module(["ProfileMode", "Mode"])},
+              "rel-0.8.2": {"theano": _module(["ProfileMode", "Mode"])},
+              "rel-0.9.0": {"theano": _module(["Mode"], may=["ProfileMode"])},
+              **{t: {"theano": _module(["Mode"])} for t in theano_api_table.GROUPS[-1][2]}}
+    # 0.9.0 may have it (under a condition): nothing is claimed about 0.9.0
+    assert theano_api_table.removed(by_tag, ("rel-0.9.0",), "attribute") == {}
+    assert theano_api_table.removed(by_tag, theano_api_table.GROUPS[-1][2], "attribute") == {
+        ("theano", "rel-0.8.2"): ["ProfileMode"]}
+    # no release before 0.7 was read: nothing is removed from 0.7's point of view
+    assert theano_api_table.removed(by_tag, ("rel-0.7",), "attribute") == {}
+
+
+def test_a_missing_module_is_named_at_its_first_missing_package() -> None:
+    by_tag = {"rel-1.0.5": {"theano": {}, "theano.gpuarray": {}, "theano.gpuarray.dnn": {}, "theano.tensor": {},
+                            "theano.tensor.fft": {}, "theano._version": {}},
+              "rel-0.8.2": {"theano": {}, "theano.tensor": {}}}
+    assert theano_api_table.missing_modules(by_tag, ("rel-1.0.5",), ("rel-0.8.2",)) == {
+        "theano.gpuarray": "rel-1.0.5", "theano.tensor.fft": "rel-1.0.5"}

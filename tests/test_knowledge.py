@@ -21,6 +21,7 @@ from legacydoc.knowledge import Knowledge, KnowledgeError, load_tables
 
 EXPECTED_TABLES = {
     "wheels",
+    "theano_api",
     "numpy_c_api",
     "cuda_driver",
     "cuda_arch",

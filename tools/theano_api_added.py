@@ -98,6 +98,11 @@ def scan(body, names, stars, cond, pkg, subimports, conditional=False):
             scan(node.finalbody, names, stars, cond, pkg, subimports, conditional)
         elif ANNOTATED and isinstance(node, ANNOTATED) and isinstance(node.target, ast.Name):
             bound.add(node.target.id)
+        elif isinstance(node, ast.Delete) and not conditional:
+            # "del x" after a loop at module level (theano/tensor/basic.py at rel-1.0.5)
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    names.discard(t.id)
 result = {}
 for tag in tags:
     files = [p for p in out(["git", "--git-dir=" + git, "ls-tree", "-r", "--name-only", tag, "theano"]).split()

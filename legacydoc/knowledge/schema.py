@@ -140,6 +140,12 @@ SCHEMAS: dict[str, dict[str, _Rows]] = {
                           "gpu_too_old_gate": "bool", "confidence": "conf", "source": "str"},
                          {"tag": "str", "commit": "str", "theano": "str"}),
     },
+    "theano_api": {
+        "lacks": _Rows({"dist": "str", "versions": "spec", "written_for": "str", "found_in": "str", "module": "str",
+                        "names": "list[str]", "confidence": "conf"}, {"submodules": "list[str]"}),
+        "lacks_module": _Rows({"dist": "str", "versions": "spec", "written_for": "str", "found_in": "str",
+                               "modules": "list[str]", "confidence": "conf"}),
+    },
     "numpy_c_api": {
         "series": _Rows({"c_api": "int", "numpy": "list[str]", "confidence": "conf"}),
     },
