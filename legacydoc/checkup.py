@@ -11,7 +11,7 @@ from typing import Any
 from legacydoc import __version__, i18n
 from legacydoc.areas import AREAS
 from legacydoc.engine import Diagnosis, Rule, evaluate
-from legacydoc.engine.evaluation import unknown_rules
+from legacydoc.engine.evaluation import reads_the_project, unknown_rules
 from legacydoc.facts import SCHEMA, get
 from legacydoc.structs import field, struct
 
@@ -32,6 +32,8 @@ class AreaStatus:
     summary: str = ""  # what was found: key versions and paths
     rules: list[str] = field(default_factory=list)  # every rule about this area (check -v)
     log_only: list[str] = field(default_factory=list)  # those that only a --log can fire
+    # those that read what --project finds (or a --log), and it found nothing or did not run
+    reads_project: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "status": self.status, "checked": self.checked}
@@ -41,6 +43,8 @@ class AreaStatus:
             out["note"] = self.note
         if self.undecided:
             out["undecided"] = {rule: list(missing) for rule, missing in self.undecided.items()}
+        if self.reads_project:  # decided by what check --project finds, or a --log
+            out["reads_project"] = list(self.reads_project)
         return out
 
 
@@ -248,7 +252,8 @@ def area_statuses(
         else:
             status = "ok"
         area_rules = [r for r in rules if r.area == area.name]
-        undecided = {r.id: undecided_all[r.id] for r in area_rules if r.id in undecided_all}
+        undecided = {r.id: undecided_all[r.id] for r in area_rules
+                     if r.id in undecided_all and not reads_the_project(undecided_all[r.id])}
         statuses.append(
             AreaStatus(
                 name=area.name,
@@ -261,6 +266,8 @@ def area_statuses(
                 summary="" if note else area_line(facts, area.tables),
                 rules=[r.id for r in area_rules],
                 log_only=[r.id for r in area_rules if r.log_only],
+                reads_project=[r.id for r in area_rules
+                               if r.id in undecided_all and reads_the_project(undecided_all[r.id])],
             )
         )
     return statuses
@@ -275,8 +282,12 @@ def run_check(record: Mapping[str, Any], rules: Sequence[Rule], source: str = "t
 
     facts = enrich(record)
     if project is not None:
+        from legacydoc.knowledge import tables
+        from legacydoc.theanoapi import api_gaps
+
         facts["project"] = {"python2_pickles": list(project.py2_pickles),
-                            "downsample": project.uses(DOWNSAMPLE) or ""}
+                            "downsample": project.uses(DOWNSAMPLE) or "",
+                            **api_gaps(project.theano_api_uses(), facts, tables()["theano_api"].data)}
     plan, plan_error = None, ""
     try:
         # The plan first: the rules' fixes quote its pins, so no finding proposes another.

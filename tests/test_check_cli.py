@@ -243,7 +243,7 @@ def test_area_lines_say_what_was_found_and_v_lists_every_check(tmp_path: Path) -
     assert "Python 3." in areas["python"]["summary"] and "numpy" in areas["packages"]["summary"]
     assert data["target"]["selected_by"] and data["target"]["version"].startswith("3.")
     text = run_cli("check", "--facts", str(HEALTHY), "-v").stdout
-    assert "LD101 passed" in text and "LD121 reads the log (--log)" in text
+    assert "LD101 passed" in text and "LD123 reads the log (--log)" in text
     record = tmp_path / "partial.toml"
     record.write_text('schema = 1\n[packages.theano]\nname = "Theano"\n')
     verbose = run_cli("check", "--facts", str(record), "-v").stdout

@@ -315,9 +315,19 @@ def test_a_log_only_rule_fires_on_its_message_unless_the_record_shows_the_cause_
     assert evaluate([_log_only(unless=unless)], FACTS) == []  # no message, no finding
 
 
-def test_unless_is_only_for_log_only_rules() -> None:
-    with pytest.raises(RuleError, match="'unless' is for log_only rules"):
-        rule_from_table(base_rule(unless={"fact": "schema", "equals": 1}), "x.toml")
+def test_unless_on_a_rule_with_a_condition_stops_only_the_log_from_firing_it() -> None:
+    # fires when scipy is recorded; the log alone fires it unless numpy is older than 1.24
+    rule = rule_from_table(base_rule(when=[{"fact": "packages.scipy", "exists": True}],
+                                     unless={"fact": "packages.numpy.version", "version": "<1.24"}), "x.toml")
+    log = {"derived": {"log": {"rules": ["T001"]}}}
+    older = {"name": "numpy", "version": "1.21.6"}
+    with_scipy = {**FACTS, "packages": {**FACTS["packages"], "numpy": older, "scipy": {"name": "scipy"}}}
+    assert [d.id for d in evaluate([rule], with_scipy)] == ["T001"]  # the facts: unless is not asked
+    unknown = {**log, "schema": 1}  # scipy and numpy not recorded: the log fires it
+    assert [d.id for d in evaluate([rule], unknown)] == ["T001"]
+    assert evaluate([rule], {**unknown, "packages": {"numpy": older}}) == []
+    with pytest.raises(RuleError, match="'unless' is for rules that do not iterate"):
+        rule_from_table(base_rule(for_each="gpu.devices", unless={"fact": "schema", "equals": 1}), "x.toml")
     with pytest.raises(RuleError, match="unknown fact name"):
         _log_only(unless={"fact": "packages.numpy.vers1on", "equals": "1"})
 

@@ -240,8 +240,8 @@ def _check_rule_table(table: Any, source: str) -> None:
         raise _fail(source, rule_id, "a log_only rule cannot iterate (for_each)")
     when = table.get("when", [])
     validate_condition(when, source, rule_id, scope)
-    if "unless" in table and not log_only:
-        raise _fail(source, rule_id, "'unless' is for log_only rules (a 'when' says it for the others)")
+    if "unless" in table and for_each:
+        raise _fail(source, rule_id, "'unless' is for rules that do not iterate (for_each)")
     unless = table.get("unless", [])
     if unless:
         validate_condition(unless, source, rule_id, None)

@@ -46,7 +46,8 @@ class Rule:
     applies_text: str = "any Theano, any back-end"
     # Fires only on a message in the log (nothing in the facts could show this cause)...
     log_only: bool = False
-    # ...unless this holds: the record shows the cause gone (the log came from before).
+    # ...unless this holds: the record shows the cause gone (the log came from before). On a
+    # rule with a 'when', it stops only the log from firing it.
     unless: Any = ()
 
 

@@ -67,7 +67,11 @@ PLAN = Table({"python": STR, "new_env": BOOL, "theano": STR, "device": STR, "num
               "fix": STR, "pins": STR})
 # What check --project found in the project folder (legacydoc/plan/project.py); paths are
 # relative to it. Absent when no project was scanned.
-PROJECT = Table({"python2_pickles": list_of(STR), "downsample": STR})
+PROJECT = Table({"python2_pickles": list_of(STR), "downsample": STR,
+                 # uses of Theano's API the installed release lacks (legacydoc/theanoapi.py):
+                 # "theano.tensor.nnet.relu (net.py:12)"; absent when there is none, or the
+                 # release is one the table does not speak for
+                 "theano_lacks": list_of(STR), "theano_removed": list_of(STR), "theano_pymc_lacks": list_of(STR)})
 
 # --- log (check/report --log FILE: legacydoc/logscan.py log_table; saved with the record) -------
 LOG = Table({

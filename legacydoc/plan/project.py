@@ -19,12 +19,14 @@ from pathlib import Path
 from typing import Optional
 
 from legacydoc.i18n import N_
+from legacydoc.plan import theano_uses
 from legacydoc.plan.pickles import HEAD_BYTES, is_candidate, needs_latin1
 from legacydoc.safe_io import Refused, read_regular, read_small
 from legacydoc.structs import field, struct
 
 MAX_FILES = 5000
 MAX_BYTES = 2_000_000
+MAX_THEANO_USES = 5000  # distinct uses of Theano's API kept: the comparison stays bounded
 MAX_PICKLES_READ = 50  # pickle-like files examined, each at most HEAD_BYTES: the scan stays bounded
 LISTED = 10  # how many files of each kind a finding names
 SKIP_DIRS = {"node_modules", "site-packages", "__pycache__", "build", "dist", "venv", "env"}
@@ -87,6 +89,8 @@ class ProjectScan:
     keras_json_path: str = ""
     py2_pickles: list[str] = field(default_factory=list)  # Python 2 pickles Python 3 cannot read as they are
     scipy_misc_images: str = ""  # "scipy.misc.imread (file:line)": its first use of one of them
+    # (module, name, kind) of each use of Theano's API (legacydoc/plan/theano_uses.py) -> first file:line
+    theano_uses: dict[tuple[str, str, str], str] = field(default_factory=dict)
     # Scan state: Python 2 imports found so far, kept only if no module of the project's own
     # has that name (decided when every file has been seen); the project's .py files.
     _py2_imports: list[tuple[str, int, str]] = field(default_factory=list, repr=False)
@@ -100,6 +104,11 @@ class ProjectScan:
             if any(module == p or module.startswith(p + ".") for p in prefixes):
                 return where
         return None
+
+    def theano_api_uses(self) -> list[tuple[str, str, str, str]]:
+        """(module, name, kind, file:line), in the order of the files and lines."""
+        found = sorted(self.theano_uses.items(), key=lambda kv: _place(kv[1]))
+        return [(module, name, kind, where) for (module, name, kind), where in found]
 
     def frameworks(self) -> dict[str, str]:
         """Distribution name -> where the project imports it."""
@@ -322,6 +331,7 @@ _SCIPY_MISC_RE = re.compile(
 def _scan_python(text: str, scan: ProjectScan, rel: str) -> None:
     vendored = bool(set(Path(rel).parts[:-1]) & VENDORED_DIRS)  # someone else's code, not the project's
     images: Optional[tuple[int, str]] = None
+    tree: Optional[ast.AST] = None
     try:
         tree = ast.parse(text)
         found = list(_imports_ast(tree))
@@ -334,6 +344,7 @@ def _scan_python(text: str, scan: ProjectScan, rel: str) -> None:
     # CPython raises RecursionError, or MemoryError when its own stack overflows
     # ("x = ------...1"); the file is small (MAX_BYTES), the text is read by pattern.
     except (SyntaxError, ValueError, RecursionError, MemoryError):
+        tree = None
         found = list(_imports_regex(text))
         if _imports_theano(found):
             found += list(_removed_theano_uses_regex(text))
@@ -342,6 +353,12 @@ def _scan_python(text: str, scan: ProjectScan, rel: str) -> None:
             scan.py2_only.append("%s:%d" % (rel, text.count("\n", 0, match.start()) + 1))
         hit = _SCIPY_MISC_RE.search(text) if not scan.scipy_misc_images else None
         images = (text.count("\n", 0, hit.start()) + 1, hit.group(1)) if hit else None
+    if _imports_theano(found) and not vendored:  # someone else's copy is not the project's code
+        for module, name, kind, line in (theano_uses.uses_ast(tree) if tree is not None
+                                         else theano_uses.uses_text(text)):
+            if len(scan.theano_uses) >= MAX_THEANO_USES:
+                break
+            scan.theano_uses.setdefault((module, name, kind), "%s:%d" % (rel, line))
     if images is not None:
         scan.scipy_misc_images = "scipy.misc.%s (%s:%d)" % (images[1], rel, images[0])
     for module, line in found:

@@ -86,6 +86,8 @@ def render_check_text(result: CheckResult, color: bool = False) -> str:
                     state = tr("fired")
                 elif rule_id in area.log_only:
                     state = tr("reads the log (--log)")
+                elif rule_id in area.reads_project:
+                    state = tr("reads the project's code (--project) and the log (--log)")
                 elif rule_id in area.undecided:
                     missing = ", ".join(area.undecided[rule_id][:4])
                     state = tr("undecided") + (": %s: %s" % (tr("not recorded"), missing) if missing else "")
