@@ -723,6 +723,10 @@ def test_a_project_with_the_old_backend_and_downsample_gets_082_which_has_both(t
     ("from theano.tensor import nnet\nprint 'conv'\ny = nnet.conv3D(V=x, W=w, b=b, d=(1, 1, 1))\n", "Theano==0.9.0"),
     ("import theano\nprint 'no'\n# theano.ProfileMode was removed in 0.9\n", "Theano==1.0.5"),
     ("import theano\nprint \"use theano.ProfileMode() for timings\"\n", "Theano==1.0.5"),
+    # names no list above holds, from the table read at the tags (rules/knowledge/theano_api.toml)
+    ("import theano.tensor as T\nwith T.autocast_float_as('float32'):\n    y = x * 2\n", "Theano==0.8.2"),
+    ("from theano.gpuarray.dnn import gpu_dnn_conv\n", "Theano==0.9.0"),
+    ("if __name__ == '__main__':\n    from theano.compile.function import In\n", "Theano==0.9.0"),
 ])
 def test_a_project_using_api_theano_removed_gets_the_last_release_that_has_it(
         tmp_path: Path, source: str, theano: str) -> None:

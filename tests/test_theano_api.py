@@ -203,3 +203,15 @@ def test_check_v_says_the_project_rules_read_the_code_and_are_not_undecided(tmp_
             run_cli("check", "--facts", str(facts), "--format", "json", *extra).stdout)["areas"]}
         assert "LD121" not in areas["packages"].get("undecided", {}) and "LD121" in areas["packages"]["reads_project"]
 
+
+def test_the_plan_keeps_the_release_that_has_everything_the_code_uses(tmp_path: Path) -> None:
+    from legacydoc.plan.planner import make_plan
+
+    record = {"schema": 1, "system": {"os": "linux"}, "python": {"version": "3.6.8"}}
+    (tmp_path / "net.py").write_text("import theano\nm = theano.ProfileMode()\n")
+    assert make_plan(record, scan(tmp_path)).theano == "Theano==0.8.2"
+    # 0.8.2 has ProfileMode but no theano.gpuarray; 0.9.0 the other way round
+    (tmp_path / "gpu.py").write_text("from theano.gpuarray.dnn import dnn_conv\n")
+    plan = make_plan(record, scan(tmp_path))
+    assert plan.theano == "Theano==1.0.5"
+    assert "no Theano release has both" in plan.reasons["Theano"], plan.reasons

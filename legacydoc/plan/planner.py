@@ -152,6 +152,32 @@ def _python_now(record: Mapping[str, Any]) -> str:
     return "%d.%d" % (info[0], info[1]) if info else ""
 
 
+def _removed_in_1_0(project: Optional[ProjectScan]) -> dict[str, str]:
+    """{last release that had it ("0.9.0", "0.8.2"): "name at file:line"} for the project's
+    first use of each kind of Theano API every 1.0 release lacks (rules/knowledge/theano_api.toml)."""
+    if project is None:
+        return {}
+    from legacydoc.knowledge import tables
+    from legacydoc.theanoapi import gaps
+
+    out: dict[str, str] = {}
+    for gap in gaps(project.theano_api_uses(), "Theano", "1.0.5", tables()["theano_api"].data):
+        if gap.written_for == "older":
+            out.setdefault(gap.found_in, "%s at %s" % (gap.name, gap.where))
+    return out
+
+
+def _lacks(project: Optional[ProjectScan], release: str) -> str:
+    """The project's first use of Theano API this release lacks ("name at file:line"), or ""."""
+    if project is None:
+        return ""
+    from legacydoc.knowledge import tables
+    from legacydoc.theanoapi import gaps
+
+    found = gaps(project.theano_api_uses(), "Theano", release, tables()["theano_api"].data)
+    return "%s at %s" % (found[0].name, found[0].where) if found else ""
+
+
 def choose_target(record: Mapping[str, Any], project: Optional[ProjectScan]) -> tuple[str, str]:
     """(target key, why)."""
     # installed is enough: a PyMC3 of unrecorded version is still PyMC3 (the plan pins 3.11.6)
@@ -165,15 +191,23 @@ def choose_target(record: Mapping[str, Any], project: Optional[ProjectScan]) -> 
     if project and project.uses(DOWNSAMPLE) and not lasagne_01:
         return "Theano==0.8.2", (tr("the project imports theano.tensor.signal.downsample (%s), removed after "
                                  "Theano 0.8 (commit 1960ddab6)") % project.uses(DOWNSAMPLE))
-    if project and project.uses(GONE_AFTER_08):
+    removed = _removed_in_1_0(project)
+    gone_08 = (project.uses(GONE_AFTER_08) if project else None) or removed.get("0.8.2")
+    if gone_08 and not _lacks(project, "0.8.2"):
         return "Theano==0.8.2", (tr("the project uses Theano API removed in 0.9 (%s); 0.8.2 is the last release "
-                                 "that has it") % project.uses(GONE_AFTER_08))
+                                 "that has it") % gone_08)
     if project and project.uses(OLD_BACKEND):
         return "Theano==0.9.0", (tr("the project imports the old GPU back-end (%s), removed in Theano 1.0; "
                                  "0.9.0 is the last release that has it") % project.uses(OLD_BACKEND))
-    if project and project.uses(GONE_AFTER_09):
+    gone_09 = (project.uses(GONE_AFTER_09) if project else None) or removed.get("0.9.0")
+    if (gone_09 or gone_08) and not _lacks(project, "0.9.0"):
         return "Theano==0.9.0", (tr("the project uses Theano API removed in 1.0 (%s); 0.9.0 is the last release "
-                                 "that has it") % project.uses(GONE_AFTER_09))
+                                 "that has it") % (gone_09 or gone_08))
+    if gone_09 or gone_08:
+        # no release has all of it: the removed calls are ported (LD165), on the last release
+        return "Theano==1.0.5", (tr("the project uses Theano API removed in 1.0 (%s) and API the releases that "
+                                 "had it lack (%s): no Theano release has both, so the removed calls must be "
+                                 "ported") % (gone_09 or gone_08, _lacks(project, "0.9.0") or _lacks(project, "0.8.2")))
     if uses_pymc:
         if pymc_pin and pymc_pin.spec and not admits(pymc_pin.spec, "3.11.6"):
             return "Theano==1.0.5", tr("the project pins %s%s, which needs theano>=1.0.5") % (
