@@ -110,7 +110,8 @@ PythonOpt = typer.Option(
 )
 ProjectOpt = typer.Option(
     None, "--project", metavar="DIR",
-    help="The legacy project's folder: .theanorc files there, and (check) its imports and pins for the plan."
+    help="The legacy project's folder: .theanorc files there, its imports and pins for the plan, and (check) the "
+    "Theano API its code uses that the installed release lacks."
 )
 TimeoutOpt = typer.Option(10.0, "--timeout", metavar="SECONDS", help="Limit for each external command and probe.")
 RulesOpt = typer.Option(None, "--rules", metavar="DIR", help="An extra rule pack directory (repeatable).")
