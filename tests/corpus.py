@@ -91,7 +91,7 @@ def score(case: Case, rules: list[Rule], with_log: bool) -> Outcome:
 def why_missed(case: Case, rules: list[Rule], result: CheckResult) -> str:
     """Per root-cause rule (the first three): fired lower down, folded, undecided and the
     facts it lacked, or ruled out by the facts."""
-    from legacydoc.engine.evaluation import unknown_rules
+    from legacydoc.engine.evaluation import reads_the_project, unknown_rules
     from legacydoc.explain import RULED_OUT, rule_status
 
     by_id = {rule.id: rule for rule in rules}
@@ -104,6 +104,9 @@ def why_missed(case: Case, rules: list[Rule], result: CheckResult) -> str:
             parts.append("%s ranked %d" % (rule_id, ranked.index(rule_id) + 1))
         elif rule_id in every:
             parts.append("%s folded or info" % rule_id)
+        elif rule_id in lacking and reads_the_project(lacking[rule_id]):
+            # the cases hold no project folder: like a log-only rule, it waits for the log
+            parts.append("%s: its message is not in the log (nor a --project scan)" % rule_id)
         elif rule_id in lacking:
             parts.append("%s undecided (%s)" % (rule_id, ", ".join(lacking[rule_id][:2]) or "?"))
         elif rule_status(by_id.get(rule_id), result.facts) == RULED_OUT:
