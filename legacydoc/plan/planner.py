@@ -187,27 +187,33 @@ def choose_target(record: Mapping[str, Any], project: Optional[ProjectScan]) -> 
     lasagne_01 = (_version_of(record, "lasagne") or "").startswith("0.1") or bool(
         project and project.pin("Lasagne") and admits(project.pin("Lasagne").spec or "", "0.1")  # type: ignore[union-attr]
         and project.pin("Lasagne").spec)  # type: ignore[union-attr]
-    # what only 0.8.2 has first: it also has the old back-end and all 0.9.0 removed later
+    # (the release, why) for each thing only an older release has, in the order that decides:
+    # what only 0.8.2 has first (it also has the old back-end and all 0.9.0 removed later)
+    needs: list[tuple[str, str]] = []
     if project and project.uses(DOWNSAMPLE) and not lasagne_01:
-        return "Theano==0.8.2", (tr("the project imports theano.tensor.signal.downsample (%s), removed after "
-                                 "Theano 0.8 (commit 1960ddab6)") % project.uses(DOWNSAMPLE))
+        needs.append(("0.8.2", tr("the project imports theano.tensor.signal.downsample (%s), removed after "
+                                  "Theano 0.8 (commit 1960ddab6)") % project.uses(DOWNSAMPLE)))
     removed = _removed_in_1_0(project)
-    gone_08 = (project.uses(GONE_AFTER_08) if project else None) or removed.get("0.8.2")
-    if gone_08 and not _lacks(project, "0.8.2"):
-        return "Theano==0.8.2", (tr("the project uses Theano API removed in 0.9 (%s); 0.8.2 is the last release "
-                                 "that has it") % gone_08)
+    # the table names what it is ("theano.ProfileMode at net.py:2"); the lists only where
+    gone_08 = removed.get("0.8.2") or (project.uses(GONE_AFTER_08) if project else None)
+    if gone_08:
+        needs.append(("0.8.2", tr("the project uses Theano API removed in 0.9 (%s); 0.8.2 is the last release "
+                                  "that has it") % gone_08))
     if project and project.uses(OLD_BACKEND):
-        return "Theano==0.9.0", (tr("the project imports the old GPU back-end (%s), removed in Theano 1.0; "
-                                 "0.9.0 is the last release that has it") % project.uses(OLD_BACKEND))
-    gone_09 = (project.uses(GONE_AFTER_09) if project else None) or removed.get("0.9.0")
-    if (gone_09 or gone_08) and not _lacks(project, "0.9.0"):
-        return "Theano==0.9.0", (tr("the project uses Theano API removed in 1.0 (%s); 0.9.0 is the last release "
-                                 "that has it") % (gone_09 or gone_08))
-    if gone_09 or gone_08:
-        # no release has all of it: the removed calls are ported (LD165), on the last release
-        return "Theano==1.0.5", (tr("the project uses Theano API removed in 1.0 (%s) and API the releases that "
-                                 "had it lack (%s): no Theano release has both, so the removed calls must be "
-                                 "ported") % (gone_09 or gone_08, _lacks(project, "0.9.0") or _lacks(project, "0.8.2")))
+        needs.append(("0.9.0", tr("the project imports the old GPU back-end (%s), removed in Theano 1.0; "
+                                  "0.9.0 is the last release that has it") % project.uses(OLD_BACKEND)))
+    gone_09 = removed.get("0.9.0") or (project.uses(GONE_AFTER_09) if project else None)
+    if gone_09:
+        needs.append(("0.9.0", tr("the project uses Theano API removed in 1.0 (%s); 0.9.0 is the last release "
+                                  "that has it") % gone_09))
+    if needs:
+        release, why = needs[0]
+        blocker = _lacks(project, release)
+        if not blocker:
+            return "Theano==" + release, why
+        # no release has all of it: the old calls are ported (LD165), on the last release
+        return "Theano==1.0.5", tr("%s, but Theano %s lacks other API the project uses (%s): no release has "
+                                   "all of it, so the old calls must be ported") % (why, release, blocker)
     if uses_pymc:
         if pymc_pin and pymc_pin.spec and not admits(pymc_pin.spec, "3.11.6"):
             return "Theano==1.0.5", tr("the project pins %s%s, which needs theano>=1.0.5") % (

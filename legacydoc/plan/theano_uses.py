@@ -131,91 +131,148 @@ def uses_ast(tree: ast.AST) -> Iterator[Use]:
                 yield owner, node.attr, "attribute", node.lineno
 
 
-# The same read from the text of code Python 3 cannot parse (Python 2 scripts), one line at a
-# time in one pass: import lines and dotted names, outside comments and strings (triple-quoted
-# ones too), and not in a block opened by try, except, finally, if, elif, else or while (but
-# ``if __name__ == '__main__':``), nor on a line with a conditional expression or a one-line
-# if. Imports spread over several lines are not read (nothing is claimed about them).
-_FROM_RE = re.compile(r"from[ \t]+(theano(?:\.\w+)*)[ \t]+import[ \t]+\(?([\w \t,]+?)\)?[ \t]*$")
-_IMPORT_RE = re.compile(r"import[ \t]+([\w. \t,]+?)[ \t]*$")
-_GUARD = re.compile(r"(?:try|except|finally|else|elif|while)\b|if\b(?!\s*__name__\s*==\s*[\"']__main__[\"']\s*:)")
+# The same read from the text of code Python 3 cannot parse (Python 2 scripts), in one pass:
+# physical lines are joined into logical ones (inside brackets, after a trailing backslash),
+# strings are blanked and comments dropped, tabs count to the next multiple of 8 as Python 2
+# counts them. A use counts only outside a block opened by try, except, finally, if, elif,
+# else or while (but ``if __name__ == '__main__':``), and not on a one-line if or a line with
+# a conditional expression. A logical line longer than MAX_LINE is not read, and then no
+# attribute is claimed from the file (a name it rebinds could be on that line).
+MAX_LINE = 4000
+_QUOTES = ('"""', "'''", '"', "'")
+_TOKENS = re.compile(r"\\.|\"\"\"|'''|\"|'|#|[(\[{]|[)\]}]")
+_GUARD = re.compile(r"(?:try|except|finally|else|elif|while)\b|if\b(?!\s*__name__\s*==\s*\"__main__\"\s*:)")
 _OPENER = re.compile(r"(?:if|elif|else|try|except|finally|while|for|def|class|with)\b")
-_CONDITIONAL = re.compile(r"\bif\b.*\belse\b")
-# names a line binds other than by a Theano import: they are not followed as module aliases
-_BINDS = re.compile(r"^(\w+)\s*(?:,[\w\s,]*)?=(?!=)|\bfor\s+(\w+)\s+in\b|\bas\s+(\w+)|\bdef\s+\w+\s*\(([^)]*)\)"
-                    r"|^from\s+[\w.]+\s+import\s+(.*)")
+_IF, _ELSE = re.compile(r"\bif\b"), re.compile(r"\belse\b")
+_FROM_LINE = re.compile(r"from\s+([\w.]+)\s+import\s+(.+)")
+_IMPORT_LINE = re.compile(r"import\s+(.+)")
+_ITEM = re.compile(r"\s*([\w.]+)(?:\s+as\s+(\w+))?\s*")
+# names a line binds other than by an import: such a name is not followed as a module alias
+_BINDS = (re.compile(r"([\w\s,]+?)=(?!=)"), re.compile(r"for\s+([\w\s,()]+?)\s+in\b"),
+          re.compile(r"def\s+\w+\s*\((.*)\)\s*:"), re.compile(r"class\s+(\w+)"))
+_AS = re.compile(r"\bas\s+(\w+)")
 
 
-def _code_lines(text: str) -> Iterator[tuple[int, str, bool]]:
-    """(line number, the code without strings and comments, guarded) for each line of code."""
+def _scan_line(line: str, quote: str, depth: int) -> tuple[str, str, int]:
+    """The line's code with each string blanked to "" ("__main__" kept) and its comment
+    dropped; the string still open at its end (a triple quote), and the bracket depth."""
+    out: list[str] = []
+    pos = start = 0
+    for match in _TOKENS.finditer(line):
+        token = match.group()
+        if quote:
+            if token == quote:
+                out.append('"__main__"' if line[start:match.start()] == "__main__" else '""')
+                quote, pos = "", match.end()
+            continue
+        if token == "#":
+            out.append(line[pos:match.start()])
+            return "".join(out), "", depth
+        if token in _QUOTES:
+            out.append(line[pos:match.start()])
+            quote, start = token, match.end()
+        elif token in "([{":
+            depth += 1
+        elif token in ")]}":
+            depth = max(0, depth - 1)
+    if not quote:
+        out.append(line[pos:])
+    elif len(quote) == 1:  # a one-quote string ends with its line
+        out.append('""')
+        quote = ""
+    return "".join(out), quote, depth
+
+
+def _logical_lines(text: str) -> Iterator[tuple[int, int, str]]:
+    """(first line number, indent, code) of each logical line; code is "" when the line is
+    longer than MAX_LINE or never closed."""
+    quote, depth, size, first, indent = "", 0, 0, 0, 0
+    parts: list[str] = []
+    for number, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
+        line = raw.expandtabs(8)
+        if not parts and not quote and depth == 0 and size == 0:
+            stripped = line.lstrip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            first, indent = number, len(line) - len(stripped)
+        code, quote, depth = _scan_line(line, quote, depth)
+        size += len(code) + 1
+        if size <= MAX_LINE:
+            parts.append(code.strip().rstrip("\\"))
+        if quote or depth or code.rstrip().endswith("\\"):
+            continue
+        yield first, indent, " ".join(parts) if size <= MAX_LINE else ""
+        parts, size = [], 0
+    if size:
+        yield first, indent, ""
+
+
+def _code_lines(text: str) -> list[tuple[int, str, bool]]:
+    """(line number, code, guarded) of each logical line."""
+    out = []
     stack: list[tuple[int, bool]] = []  # the open blocks: (their opener's indent, guarding)
-    in_string = ""
-    for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
-        if in_string:
-            if in_string in line:
-                in_string = ""
-            continue
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        indent = len(line) - len(line.lstrip())
+    for number, indent, code in _logical_lines(text):
         while stack and stack[-1][0] >= indent:
             stack.pop()
-        code = re.split(r"[#\"']", stripped, maxsplit=1)[0].rstrip()
-        for quote in ('"""', "\'\'\'"):
-            if stripped.count(quote) % 2 == 1:
-                in_string = quote
-                break
-        guard = bool(_GUARD.match(stripped))
+        guard = bool(_GUARD.match(code))
         one_line = guard and ":" in code and not code.endswith(":")  # "if X: theano.ProfileMode()"
-        yield number, code, any(g for _, g in stack) or one_line or bool(_CONDITIONAL.search(code))
-        if code.endswith(":") and _OPENER.match(stripped):
+        hit = _IF.search(code)
+        conditional = bool(hit and _ELSE.search(code, hit.end()))
+        out.append((number, code, any(g for _, g in stack) or one_line or conditional))
+        if code.endswith(":") and _OPENER.match(code):
             stack.append((indent, guard))
+    return out
+
+
+def _bound(code: str) -> set[str]:
+    out: set[str] = set()
+    for pattern in _BINDS:
+        match = pattern.match(code)
+        if match:
+            out.update(re.findall(r"\w+", match.group(1)))
+    out.update(_AS.findall(code))
+    return out
 
 
 def uses_text(text: str) -> Iterator[Use]:
-    lines = list(_code_lines(text))
+    lines = _code_lines(text)
     aliases: dict[str, str] = {}
     rebound: set[str] = set()
     found: list[Use] = []
     for number, code, guarded in lines:
-        imported = _FROM_RE.fullmatch(code) or _IMPORT_RE.fullmatch(code)
-        if not imported:
-            for match in _BINDS.finditer(code):
-                for group in match.groups():
-                    rebound.update(re.findall(r"\w+", group or ""))
-            continue
-        if guarded:
-            continue
-        if imported.re is _FROM_RE:
-            module = imported.group(1)
+        from_line, import_line = _FROM_LINE.fullmatch(code), _IMPORT_LINE.fullmatch(code)
+        if from_line:
+            module = from_line.group(1)
+            items = [_ITEM.fullmatch(i) for i in from_line.group(2).strip("() ").split(",")]
+            names = [(m.group(1), m.group(2) or m.group(1)) for m in items if m]
+            if not _is_theano(module) or guarded:
+                rebound.update(local for _, local in names)  # it may bind them: not followed
+                continue
             found.append((module, "", "module", number))
-            for item in imported.group(2).split(","):
-                words = item.split()
-                if words and words[0] != "*":
-                    found.append((module, words[0], "import", number))
-                    local = words[2] if len(words) == 3 and words[1] == "as" else words[0]
-                    aliases[local] = module + "." + words[0]
-            continue
-        for item in imported.group(1).split(","):
-            words = item.split()
-            if not words:
-                continue
-            local = words[2] if len(words) == 3 and words[1] == "as" else words[0].split(".")[0]
-            if not _is_theano(words[0]):
-                rebound.add(local)
-                continue
-            found.append((words[0], "", "module", number))
-            aliases[local] = words[0] if len(words) == 3 else local
+            for name, local in names:
+                found.append((module, name, "import", number))
+                aliases[local] = module + "." + name
+        elif import_line:
+            for item in (_ITEM.fullmatch(i) for i in import_line.group(1).split(",")):
+                if item is None:
+                    continue
+                dotted, local = item.group(1), item.group(2) or item.group(1).split(".")[0]
+                if not _is_theano(dotted) or guarded:
+                    rebound.add(local)
+                    continue
+                found.append((dotted, "", "module", number))
+                aliases[local] = dotted if item.group(2) else local
+        else:
+            rebound |= _bound(code)
     yield from found
     for name in rebound:
         aliases.pop(name, None)
-    if not aliases:
+    if not aliases or not all(code for _, code, _ in lines):
         return
     chain = re.compile(r"(?<![\w.])(%s)((?:\.\w+)+)" % "|".join(re.escape(a) for a in sorted(aliases, key=len,
                                                                                           reverse=True)))
     for number, code, guarded in lines:
-        if guarded or re.match(r"(from|import)\b", code):
+        if guarded or _FROM_LINE.fullmatch(code) or _IMPORT_LINE.fullmatch(code):
             continue
         for match in chain.finditer(code):
             parts = [aliases[match.group(1)], *match.group(2)[1:].split(".")]

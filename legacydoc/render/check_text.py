@@ -70,6 +70,11 @@ def render_check_text(result: CheckResult, color: bool = False) -> str:
     titles = {a.name: tr(a.title) for a in result.areas}
     title_columns = max(width(t) for t in titles.values())
     fired = {d.id for d in result.every()}
+    by_log: set[str] = set()  # the rules a --log can fire
+    if result.verbose:
+        from legacydoc.messages import catalogue
+
+        by_log = {rule for message in catalogue() for rule in message.rules}
     for area in result.areas:
         counts = _counts(area.checked, area.problems, len(area.undecided))
         if area.note:
@@ -87,7 +92,8 @@ def render_check_text(result: CheckResult, color: bool = False) -> str:
                 elif rule_id in area.log_only:
                     state = tr("reads the log (--log)")
                 elif rule_id in area.reads_project:
-                    state = tr("reads the project's code (--project) and the log (--log)")
+                    state = (tr("reads the project's code (--project) and the log (--log)") if rule_id in by_log
+                             else tr("reads the project's code (--project)"))
                 elif rule_id in area.undecided:
                     missing = ", ".join(area.undecided[rule_id][:4])
                     state = tr("undecided") + (": %s: %s" % (tr("not recorded"), missing) if missing else "")
