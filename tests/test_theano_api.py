@@ -99,6 +99,7 @@ def test_python2_code_is_read_by_its_lines() -> None:
     'import theano\ndef f():\n    """Time it:\n    theano.ProfileMode()\n    """\n',  # a docstring
     "import theano\ntheano = object()\ntheano.ProfileMode()\n",  # rebound
     "import theano\nfrom mylib import theano\ntheano.ProfileMode()\n",
+    "import theano.compile as M\nimport theano as M\nM.ProfileMode()\n",  # two modules, one name
     # found by a second reader: a string in the opener, a condition over two lines, tabs,
     # a continuation line less indented, a conditional after a string, a guarded rebinding,
     # three quotes inside a string

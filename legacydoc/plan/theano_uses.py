@@ -239,6 +239,12 @@ def uses_text(text: str) -> Iterator[Use]:
     aliases: dict[str, str] = {}
     rebound: set[str] = set()
     found: list[Use] = []
+
+    def bind(local: str, module: str) -> None:
+        if aliases.get(local, module) != module:
+            rebound.add(local)  # two modules under one name: which one a line means is not known
+        aliases[local] = module
+
     for number, code, guarded in lines:
         from_line, import_line = _FROM_LINE.fullmatch(code), _IMPORT_LINE.fullmatch(code)
         if from_line:
@@ -251,7 +257,7 @@ def uses_text(text: str) -> Iterator[Use]:
             found.append((module, "", "module", number))
             for name, local in names:
                 found.append((module, name, "import", number))
-                aliases[local] = module + "." + name
+                bind(local, module + "." + name)
         elif import_line:
             for item in (_ITEM.fullmatch(i) for i in import_line.group(1).split(",")):
                 if item is None:
@@ -261,7 +267,7 @@ def uses_text(text: str) -> Iterator[Use]:
                     rebound.add(local)
                     continue
                 found.append((dotted, "", "module", number))
-                aliases[local] = dotted if item.group(2) else local
+                bind(local, dotted if item.group(2) else local)
         else:
             rebound |= _bound(code)
     yield from found
