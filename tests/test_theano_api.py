@@ -133,6 +133,12 @@ def test_a_line_too_long_to_read_keeps_the_imports_and_claims_no_attribute() -> 
     assert [u[:3] for u in theano_uses.uses_text(text)] == [("theano", "", "module")]
 
 
+def test_an_import_over_several_lines_is_read_as_one() -> None:
+    text = "from theano.tensor.nnet import (relu,\n    sigmoid)\nimport theano.tensor \\\n  as T\nprint 'x'\nT.nnet.selu\n"
+    found = {(m, n, k) for m, n, k, _ in theano_uses.uses_text(text)}
+    assert {("theano.tensor.nnet", "sigmoid", "import"), ("theano.tensor.nnet", "selu", "attribute")} <= found
+
+
 def test_windows_line_ends_are_read_too() -> None:
     text = OLD.replace("\n", "\r\n")
     found = {(m, n, k) for m, n, k, _ in theano_uses.uses_text(text)}
