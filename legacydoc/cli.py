@@ -411,7 +411,11 @@ def report(
     record, new_log = _with_log(record, log, no_redact)
     if new_log is not None:
         log_text = new_log
-    written = write_report(output, record, rules, commands, _redactor(record, no_redact), source, log_text)
+    from legacydoc.plan.command import scan_project
+
+    # the project's code, as check reads it: its findings and the plan belong in the report too
+    scanned = scan_project(project, home=Path.home() if facts_file is None else None)
+    written = write_report(output, record, rules, commands, _redactor(record, no_redact), source, log_text, scanned)
     typer.echo(written.summary())
 
 

@@ -227,12 +227,14 @@ def build_members(
     source: str,
     zip_name: str,
     log_text: Optional[str] = None,
+    project: Any = None,
 ) -> tuple[dict[str, bytes], Any, list[tuple[str, str]]]:
-    """Every file of the zip, redacted, as bytes; plus the check result and contents."""
+    """Every file of the zip, redacted, as bytes; plus the check result and contents.
+    ``project``: the --project scan (legacydoc.plan.project.ProjectScan), as check has it."""
     from legacydoc.diagnose import diagnose
     from legacydoc.render.registry import CHECK_FORMATS
 
-    result = diagnose(record, rules, redactor, source)
+    result = diagnose(record, rules, redactor, source, project=project)
     clean, source = result.record, result.source
     members: dict[str, str] = {}
     markdown = CHECK_FORMATS["markdown"].render(result, redactor)
@@ -312,9 +314,11 @@ def write_report(
     redactor: Redactor,
     source: str,
     log_text: Optional[str] = None,
+    project: Any = None,
 ) -> WrittenReport:
     target = Path(target)
-    members, result, contents = build_members(record, rules, commands, redactor, source, target.name, log_text)
+    members, result, contents = build_members(record, rules, commands, redactor, source, target.name, log_text,
+                                              project)
     size = write_zip(target, members)
     return WrittenReport(
         path=target.resolve(),

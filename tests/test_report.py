@@ -179,6 +179,28 @@ def test_report_from_saved_facts_and_from_a_report(tmp_path: Path) -> None:
     assert json.loads(_zip_texts(second)["report.json"])["diagnoses"] == expected["diagnoses"]
 
 
+def test_a_report_with_project_diagnoses_what_check_with_project_does(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "train.py").write_text("from theano.tensor.nnet import ctc\n")  # 1.0.5 has it
+    (project / "old.py").write_text("import theano\nmode = theano.ProfileMode()\n")  # gone in 0.9
+    record = tmp_path / "facts.toml"
+    record.write_text('schema = 1\n[system]\nos = "linux"\n[packages]\nfound = ["theano"]\n'
+                      '[packages.theano]\nname = "Theano"\nversion = "1.0.5"\n')
+    target = tmp_path / "r.zip"
+    proc = run_cli("report", "--facts", str(record), "--project", str(project), "-o", str(target))
+    assert proc.returncode == 0, proc.stderr
+    mine = json.loads(_zip_texts(target)["report.json"])
+    expected = json.loads(run_cli("check", "--facts", str(record), "--project", str(project),
+                                  "--format", "json").stdout)
+    assert "LD165" in {d["id"] for d in mine["diagnoses"]}
+    # 0.8.2 has ProfileMode but not ctc: the plan keeps 1.0.5 and says so
+    assert mine["plan"]["theano"] == "Theano==1.0.5" and "lacks other API" in mine["plan"]["reasons"]["Theano"]
+    assert mine["diagnoses"] == expected["diagnoses"] and mine["plan"] == expected["plan"]
+    bad = run_cli("report", "--facts", str(record), "--project", str(tmp_path / "none"), "-o", str(target))
+    assert bad.returncode == 2 and "--project is not a directory" in bad.stderr and "Traceback" not in bad.stderr
+
+
 @pytest.mark.parametrize("where", ["missing-dir/r.zip", "."])
 def test_unwritable_target_is_one_line_and_writes_nothing(tmp_path: Path, where: str) -> None:
     before = sorted(tmp_path.rglob("*"))
