@@ -264,50 +264,6 @@ def _imports_theano(found: list[tuple[str, int]]) -> bool:
     return any(module == "theano" or module.startswith("theano.") for module, _ in found)
 
 
-def _removed_theano_use(owner: str, attr: str) -> Optional[str]:
-    """The dotted name GONE_AFTER_* lists for `owner.attr`, when it is a removed Theano name."""
-    if attr == "ProfileMode" and owner in ("theano", "compile", "profilemode"):
-        return "theano.ProfileMode"
-    if attr in _GONE_NNET and owner == "nnet":
-        return "theano.tensor.nnet." + attr
-    if attr == "pydotprint_variables" and owner == "printing":
-        return "theano.printing.pydotprint_variables"
-    return None
-
-
-def _removed_theano_uses(tree: ast.AST) -> Iterator[tuple[str, int]]:
-    """Theano names removed later that code reaches as attributes, which no import line names
-    (theano.ProfileMode(...), T.nnet.conv3D(...)). A use under an if or a try is optional
-    (if self.profile: ...; hasattr guards): not counted."""
-    pending: list[ast.AST] = [tree]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, (ast.If, ast.Try, ast.IfExp)):
-            continue
-        pending.extend(ast.iter_child_nodes(node))
-        if isinstance(node, ast.Attribute):
-            owner = node.value
-            name = _removed_theano_use(owner.id if isinstance(owner, ast.Name) else
-                                       owner.attr if isinstance(owner, ast.Attribute) else "", node.attr)
-            if name:
-                yield name, node.lineno
-
-
-_GONE_NNET = frozenset({"conv3D", "convGrad3D", "convTransp3D", "Conv3D", "ConvGrad3D", "ConvTransp3D"})
-# The same read from the text of code Python 3 cannot parse: no quote or comment sign before
-# the name on its line (a string or a comment that mentions it is not a use).
-_REMOVED_USES_RE = re.compile(r"^[^#\n\"']*?\b(theano|compile|profilemode|nnet|printing)\.(ProfileMode|%s|"
-                              r"pydotprint_variables)\b" % "|".join(sorted(_GONE_NNET)), re.M)
-
-
-def _removed_theano_uses_regex(text: str) -> Iterator[tuple[str, int]]:
-    lines = _LineCounter(text)
-    for match in _REMOVED_USES_RE.finditer(text):
-        name = _removed_theano_use(match.group(1), match.group(2))
-        if name:
-            yield name, lines.at(match.start())
-
-
 class _LineCounter:
     """Line numbers of increasing offsets in one pass (counting from the start for each
     match is quadratic in a large file with many matches)."""
@@ -335,8 +291,6 @@ def _scan_python(text: str, scan: ProjectScan, rel: str) -> None:
     try:
         tree = ast.parse(text)
         found = list(_imports_ast(tree))
-        if _imports_theano(found):  # a class of the user's own may have a conv3D method
-            found += list(_removed_theano_uses(tree))
         if not vendored:
             scan._py2_imports.extend((rel, line, module) for line, module in _py2_module_imports(tree))
         images = _scipy_misc_image_use(tree) if not scan.scipy_misc_images else None
@@ -346,8 +300,6 @@ def _scan_python(text: str, scan: ProjectScan, rel: str) -> None:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         tree = None
         found = list(_imports_regex(text))
-        if _imports_theano(found):
-            found += list(_removed_theano_uses_regex(text))
         match = _PY2_RE.search(text)
         if match and not vendored:
             scan.py2_only.append("%s:%d" % (rel, text.count("\n", 0, match.start()) + 1))
