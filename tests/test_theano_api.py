@@ -176,6 +176,13 @@ def test_no_claim_about_a_release_no_tag_was_read_for() -> None:
     assert api_gaps(uses, {"derived": {"theano": {"version": "0.8.2"}}}, TABLE) == {}  # whose Theano is unknown
 
 
+def test_a_submodule_named_like_a_library_is_still_theanos() -> None:
+    # pylearn2's form: theano/compat/six.py was there until 0.9.0
+    uses = [("theano.compat", "six", "import", "a.py:1")]
+    assert _gaps(uses, "theano", "1.0.5") == {"theano_removed": ["theano.compat.six (a.py:1; last in 0.9.0)"]}
+    assert _gaps(uses, "theano", "0.9.0") == {}
+
+
 def test_theano_pymc_11_lacks_what_it_moved() -> None:
     uses = [("theano.gof", "", "module", "ops.py:1"), ("theano", "Op", "attribute", "ops.py:5"),
             ("theano.tensor", "dot", "attribute", "ops.py:9")]

@@ -55,9 +55,11 @@ def _before(tags: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _had(found: dict[str, list[str]], kind: str) -> set[str]:
-    """What a module surely has: `from m import X` also finds its submodules ("import")."""
-    names = set(found["sure"]) | (set(found["subs"]) if kind == "import" else set())
-    return {n for n in names - NOT_API if NAME.fullmatch(n)}
+    """What a module surely has: `from m import X` also finds its submodules ("import").
+    NOT_API drops the standard library and numpy imported into a module, never a submodule
+    of Theano's own (theano/compat/six.py until 0.9.0)."""
+    names = (set(found["sure"]) - NOT_API) | (set(found["subs"]) if kind == "import" else set())
+    return {n for n in names if NAME.fullmatch(n)}
 
 
 def _may(found: dict[str, list[str]]) -> set[str]:
