@@ -21,6 +21,7 @@ from packaging.version import Version
 
 from legacydoc import knowledge, readiness
 from legacydoc.cachepaths import module_path_facts
+from legacydoc.configread import config_files_read
 from legacydoc.facts import effective_setting, env_variable, get
 from legacydoc.factschema.kinds import is_int
 from legacydoc.i18n import tr
@@ -957,29 +958,11 @@ def pythonpath_without_theano_dir(facts: Mapping[str, Any]) -> Optional[str]:
     return separator.join(entry for entry in kept if entry.strip())
 
 
-def config_files_read(facts: Mapping[str, Any]) -> bool:
-    """Every config file Theano would read was listed, and each one that exists was read
-    whole (not cut at the probe's size limit, not an excerpt a reporter quoted); and
-    THEANO_FLAGS, which overrides them, was recorded (the probe records it even unset)."""
-    files = get(facts, "theano_config.files")
-    if not isinstance(files, list) or not isinstance(get(facts, "theano_config.flags"), Mapping):
-        return False
-    return all(
-        isinstance(f, Mapping)
-        and (f.get("exists") is False
-             or ("text" in f and f.get("text_truncated") is not True and f.get("text_partial") is not True))
-        for f in files
-    )
-
-
 def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[str, ...] = ()) -> dict[str, Any]:
     """Where Theano would really run, and why not on the GPU (legacydoc.readiness)."""
     setting = effective_setting(facts, "device")
+    # no value when unknown: a default stands only when every config file was read
     device = setting.get("value") if setting else None
-    if setting and setting.get("source") == "default" and not config_files_read(facts):
-        # The default only stands when every config file was read: a record that never
-        # listed them (a ticket, a partial replay) may have a .theanorc saying otherwise.
-        device = None
     out: dict[str, Any] = {"backend_known": False}
     if isinstance(device, str):
         out["device"] = device
@@ -1306,7 +1289,7 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
         d["theano.preallocate_fraction"] = fraction
     ld = effective_setting(facts, "blas.ldflags")
     # As for the device: "not set" is known only when every config file was read.
-    if ld is not None and (ld.get("source", "default") != "default" or config_files_read(facts)):
+    if ld is not None and not ld.get("unknown"):
         d["blas.ldflags_set"] = ld.get("source", "default") != "default"
         d["blas.ldflags"] = ld.get("value", "")
         d["blas.fix"] = blas_fix(facts)

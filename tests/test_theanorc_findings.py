@@ -279,6 +279,26 @@ def test_effective_provenance() -> None:
     assert derived["effective"]["blas"]["ldflags"]["source"] == "default" and "value" not in derived["effective"]["blas"]["ldflags"]
 
 
+def test_a_default_stands_only_when_the_whole_config_was_read() -> None:
+    """Unknown is not absent: a record that never listed the config files (a ticket, a
+    partial replay) may hide a .theanorc that sets the option, so its default is unknown."""
+    full = derive_config_facts(record())["config"]["effective"]
+    assert full["floatX"] == {"source": "default", "value": "float64"}
+    assert full["cxx"]["value"] == "/usr/bin/g++"
+    partial = record()
+    del partial["theano_config"]["files"]
+    effective = derive_config_facts(partial)["config"]["effective"]
+    assert effective["floatX"] == {"source": "default", "unknown": True}
+    assert "value" not in effective["cxx"] and effective["cxx"]["unknown"] is True
+    # a value the record shows (THEANO_FLAGS) is known all the same
+    flagged = record(flags="floatX=float32")
+    del flagged["theano_config"]["files"]
+    assert derive_config_facts(flagged)["config"]["effective"]["floatX"] == {"value": "float32", "source": "THEANO_FLAGS"}
+    # a config file cut at the probe's size limit may set anything further down
+    cut = record(files=[rc_file("[global]\ndevice = cpu\n", text_truncated=True)])
+    assert derive_config_facts(cut)["config"]["effective"]["floatX"].get("unknown") is True
+
+
 def test_a_long_theanorc_list_costs_linear_work(monkeypatch) -> None:
     """Issue #10 defect 5: every missing file's finding rescanned the whole list for the
     home folder, once per entry: 400 entries took 24 s. Count the scans, not the seconds."""

@@ -81,7 +81,7 @@ LOG = Table({
 })
 
 # --- config (legacydoc/theanorc/findings.py derive_config_facts; computed) ------------------------
-SETTING = Table({"source": STR, "value": STR, "file": STR, "line": INT, "invalid": BOOL, "note": STR})
+SETTING = Table({"source": STR, "value": STR, "file": STR, "line": INT, "invalid": BOOL, "note": STR, "unknown": BOOL})
 CONFIG = Table({
     "theano_flavour": STR, "theano_version": STR, "schema": STR, "schema_reason": STR,
     "files_read": list_of(STR), "import_fails": BOOL, "import_error": STR, "finding_kinds": list_of(STR),

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
+from legacydoc.configread import config_files_read
 from legacydoc.structs import replace
 from legacydoc.theanorc.checks.base import KINDS, Context, Finding
 from legacydoc.theanorc.checks.files import check_files
@@ -95,11 +96,18 @@ def derive_config_facts(record: Mapping[str, Any]) -> dict[str, Any]:
         configs = [effective_config(record, release)]
     config = configs[-1]  # the newest candidate words the findings
     findings = _agreed_findings(record, configs)
+    # A default stands only when every place that could override it was read: a record that
+    # never listed the config files or THEANO_FLAGS (a ticket, a partial replay) may set it.
+    defaults_known = config_files_read(record)
     effective: dict[str, Any] = {}
     for name in KEY_OPTIONS:
         setting = _agreed_setting(configs, name)
         if setting is not None:
-            _nest(effective, name, _effective_fact(setting))
+            fact = _effective_fact(setting)
+            if fact["source"] == "default" and not defaults_known:
+                fact.pop("value", None)
+                fact["unknown"] = True
+            _nest(effective, name, fact)
     import_error = config.import_error if all(c.import_error for c in configs) else None
     table: dict[str, Any] = {
         "theano_flavour": config.release.flavour,

@@ -86,7 +86,7 @@ def check_gpu(ctx: Context) -> None:
 def _every_file_read(ctx: Context) -> bool:
     """A default stands only when every config file Theano reads was read: a record that
     never listed them (a ticket, a partial replay) may have a .theanorc saying otherwise."""
-    from legacydoc.derive import config_files_read
+    from legacydoc.configread import config_files_read
 
     return config_files_read(ctx.record)
 
