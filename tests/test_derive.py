@@ -252,16 +252,22 @@ def test_device_facts_explain_why_cpu_from_recorded_facts_only() -> None:
     assert "whether pygpu is installed" in unknown["unknown_reasons"]
     # No config recorded at all: the device itself is unknown.
     assert derive.device_facts({}, None)["runs_on"] == "unknown"
-    # The default device=cpu stands only when the config files were listed.
-    default_only = {"config": {"effective": {"device": {"value": "cpu", "source": "default"}}}}
+    # The default device=cpu stands only when the config files were listed: the config
+    # model gives it no value then (legacydoc/theanorc/findings.py).
+    default_only = {"config": {"effective": {"device": {"source": "default", "unknown": True}}}}
     assert derive.device_facts(default_only, "1.0.5")["runs_on"] == "unknown"
-    cpu = {"config": {"effective": {"device": {"value": "cpu", "source": "default"}}},
+    from legacydoc.theanorc import derive_config_facts
+
+    def with_config(rec: dict) -> dict:
+        return {**rec, **derive_config_facts(rec)}
+
+    cpu = {"packages": {"theano": {"name": "Theano", "version": "1.0.5"}},
            "theano_config": {"files": [], "flags": {}}, "gpu": {"nvidia_smi": {"found": False}}}
-    assert derive.device_facts(cpu, "1.0.5")["cpu_reasons"] == [
+    assert derive.device_facts(with_config(cpu), "1.0.5")["cpu_reasons"] == [
         "no working NVIDIA GPU was found (nvidia-smi was not found)", "the config says device=cpu"]
     # ... and THEANO_FLAGS, which overrides them, was recorded (a ticket may list files only)
     del cpu["theano_config"]["flags"]
-    assert derive.device_facts(cpu, "1.0.5")["runs_on"] == "unknown"
+    assert derive.device_facts(with_config(cpu), "1.0.5")["runs_on"] == "unknown"
 
 
 def test_a_failed_pygpu_import_keeps_theano_on_the_cpu_and_says_why() -> None:
