@@ -22,6 +22,7 @@ from packaging.version import Version
 from legacydoc import knowledge, readiness
 from legacydoc.cachepaths import module_path_facts
 from legacydoc.configread import config_files_read
+from legacydoc.cxxdialect import narrowing_facts
 from legacydoc.facts import effective_setting, env_variable, get
 from legacydoc.factschema.kinds import is_int
 from legacydoc.i18n import tr
@@ -135,6 +136,11 @@ DERIVED: dict[str, str] = {
     "pygpu.api": "GPUARRAY_API_VERSION of that pygpu release (libgpuarray_releases)",
     "pygpu.rejects_cuda_major_gt_9": "that release refuses a driver reporting CUDA 10 or newer",
     "gxx.count": "how many distinct g++ toolchains",
+    "cxx.rejects_narrowing": "Theano's C++ compiler, with gcc.cxxflags, rejects the narrowing in Theano's loop "
+                             "code (clang in C++11 or later; absent: unknown)",
+    "cxx.narrowing_compiler": "the compiler that answer is about (the cxx Theano uses)",
+    "cxx.narrowing_why": "why it does or does not reject it (the dialect and where it comes from)",
+    "cxx.cxxflags_fix": "gcc.cxxflags with -Wno-c++11-narrowing added, the rest kept",
     "gxx.gcc_major": "the host gcc major nvcc would use",
     "gxx.too_new_for_nvcc": "that gcc is newer than the toolkit accepts",
     "gxx.newer_than_some_cuda": "nvcc's release unknown: some CUDA releases' nvcc reject this gcc",
@@ -1320,6 +1326,7 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
                                                                         gpus))))
     d.update(_flat("cudnn", cudnn_facts(facts, nvcc.get("version"))))
     d.update(_flat("gxx", compiler_facts(facts, nvcc.get("max_gcc"))))
+    d.update(_flat("cxx", narrowing_facts(facts)))
     d.update(_flat("msvc", msvc_facts(facts, nvcc.get("version"))))
     d.update(_flat("pygpu", _for_os(facts, lambda o: pygpu_facts(facts, release, era,
                                                                   driver_facts(facts, o).get("max_cuda"), o))))

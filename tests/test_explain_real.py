@@ -137,6 +137,8 @@ SCRIPT_CASES = {
     "theano105-corrmm-no-cxx": ("theano-perform-not-defined", "LD401"),
     "theano105-conv-no-scipy": ("theano-conv-python-needs-scipy", "LD401"),
     "theano105-conv-scipy18": ("theano-conv-python-needs-scipy", "LD168"),
+    # re-run, with LD425's fix, by tests/test_clang_narrowing_real.py
+    "theano105-clang-narrowing": ("compiler-narrowing-error", "LD425"),
     "theano070-pep517-unconverted": ("theano-installed-unconverted-on-python3", "LD169"),
     # re-run, with its fixes, by tests/test_mpi_import_real.py
     "theano105-mpi4py-leaked-pmi": ("mpi-init-failed", "LD170"),

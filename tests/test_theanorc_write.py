@@ -81,6 +81,60 @@ def test_kept_lines_that_check_would_flag_are_corrected_or_left_out() -> None:
     assert find_problems(machine_record(home, generated.text, gpu=False, pygpu=False)) == []
 
 
+def _mac_record(home: Path, text: Optional[str], clang: dict[str, Any]) -> dict[str, Any]:
+    rec = machine_record(home, text, gpu=False, pygpu=False, cxx=clang["path"])
+    rec["system"] = {"os": "darwin"}
+    rec["python"]["platform"] = "darwin"
+    rec["compilers"] = {"theano_cxx": clang["path"], "gxx_all": [], "clang": {"found": True, "ok": True, **clang}}
+    return rec
+
+
+CONDA_CLANG = {"path": "/Users/ann/miniconda3/envs/m/bin/clang++", "version": "10.0.0", "version_major": 10,
+               "is_apple": False}
+APPLE_CLANG = {"path": "/usr/bin/clang++", "version": "12.0.0", "version_major": 12, "is_apple": True}
+
+
+@pytest.mark.parametrize("old, clang, expected", [
+    (None, CONDA_CLANG, "-Wno-c++11-narrowing"),
+    ("[gcc]\ncxxflags = -O2 -Werror=narrowing\n", CONDA_CLANG, "-O2 -Werror=narrowing -Wno-c++11-narrowing"),
+    ("[gcc]\ncxxflags = -std=c++11\n", APPLE_CLANG, "-std=c++11 -Wno-c++11-narrowing"),
+    (None, APPLE_CLANG, None),  # Apple's default dialect is not claimed: nothing added
+    ("[gcc]\ncxxflags = -Wno-c++11-narrowing\n", CONDA_CLANG, "-Wno-c++11-narrowing"),  # already there, kept once
+])
+def test_a_clang_that_rejects_theanos_narrowing_gets_the_flag(old: Optional[str], clang: dict[str, Any],
+                                                               expected: Optional[str]) -> None:
+    """LD425's fix, written: the same flag check names, and the file then passes LD425."""
+    from legacydoc.cxxdialect import narrowing
+
+    home = Path("/Users/ann")
+    rec = _mac_record(home, old, clang)
+    generated = generate(rec, effective_config(rec), str(home / ".theanorc"))
+    values = {line.name: line.value for line in generated.lines}
+    assert values.get("gcc.cxxflags") == expected
+    assert narrowing(_mac_record(home, generated.text, clang)).rejects is not True
+
+
+def test_the_flag_follows_the_compiler_the_new_file_leads_to() -> None:
+    """The old file's cxx (g++-9) is dropped: the new file leaves Theano with the conda clang,
+    which needs the flag; a cxxflags in THEANO_FLAGS overrides the file, and the user is told."""
+    from legacydoc.cxxdialect import narrowing
+
+    home = Path("/Users/ann")
+    rec = _mac_record(home, "[global]\ncxx = /usr/local/bin/g++-9\n", CONDA_CLANG)
+    rec["compilers"]["gxx_all"] = [{"path": "/usr/local/bin/g++-9", "ok": True, "source": "PATH", "version": "9.3.0",
+                                    "is_clang": False}]
+    assert narrowing(rec).rejects is False  # as it is: g++ 9
+    generated = generate(rec, effective_config(rec), str(home / ".theanorc"))
+    values = {line.name: line.value for line in generated.lines}
+    assert "cxx" not in values and values["gcc.cxxflags"] == "-Wno-c++11-narrowing"
+    assert narrowing(_mac_record(home, generated.text, CONDA_CLANG)).rejects is False
+    rec = _mac_record(home, None, CONDA_CLANG)
+    rec["theano_config"]["flags"] = {"THEANO_FLAGS": "gcc.cxxflags=-O3"}
+    generated = generate(rec, effective_config(rec), str(home / ".theanorc"))
+    assert {line.name: line.value for line in generated.lines}["gcc.cxxflags"] == "-O3 -Wno-c++11-narrowing"
+    assert any("THEANO_FLAGS" in note and "-Wno-c++11-narrowing" in note for note in generated.notes), generated.notes
+
+
 def test_a_per_host_compiledir_format_is_kept() -> None:
     # LD545's fix: ConfigParser cannot fill these keys, Theano reads the line raw and fills them
     line = "compiledir_%(short_platform)s-%(processor)s-%(python_version)s-%(python_bitwidth)s-%(hostname)s"

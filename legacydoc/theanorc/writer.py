@@ -4,7 +4,8 @@ it is there (comments on lines of their own: Python 3 keeps inline comments in v
 Decided from the facts: ``device`` (cuda only when nvidia-smi lists a GPU, pygpu is
 usable and a C++ compiler works; else cpu), ``floatX = float32``, ``mode = FAST_RUN``,
 ``cxx`` (only when g++ is not found by name), ``[cuda] root``, ``[dnn]`` paths (when
-cuDNN lives outside the toolkit), ``[gpuarray] preallocate``, ``[blas] ldflags``.
+cuDNN lives outside the toolkit), ``[gpuarray] preallocate``, ``[blas] ldflags``, and
+``[gcc] cxxflags`` gains -Wno-c++11-narrowing when the compiler is a clang that needs it.
 Every other valid option set in the file being replaced is kept; invalid or unknown
 lines are dropped and reported.
 """
@@ -15,7 +16,8 @@ from collections.abc import Mapping
 from typing import Any, Optional
 
 from legacydoc import __version__, readiness
-from legacydoc.facts import get
+from legacydoc.cxxdialect import FLAG, narrowing, narrowing_facts
+from legacydoc.facts import effective_setting, get
 from legacydoc.structs import field, struct
 from legacydoc.theanorc import machine
 from legacydoc.theanorc.effective import EffectiveConfig
@@ -256,8 +258,58 @@ def _generate(record: Mapping[str, Any], config: EffectiveConfig, target: Option
                 notes.append(note)
     kept, dropped = _kept(config, target, record)
     lines += kept
+    lines = _with_narrowing_flag(record, lines, config, target, notes)
     lines = [line for line in lines if schema.get(line.name) is not None]
     return Generated(render(lines, config, target), lines, notes, dropped)
+
+
+def _as_written(record: Mapping[str, Any], lines: list[Line], config: EffectiveConfig,
+                target: Optional[str]) -> dict[str, Any]:
+    """The record as it would be once ``lines`` are written to ``target`` (the rest of
+    Theano's config, THEANO_FLAGS included, as it is)."""
+    from legacydoc.theanorc.discovery import write_target
+
+    text = render(lines, config, target)
+    if target is None:
+        chosen = write_target(record)
+        target = chosen.path if chosen else None
+    if target is None:
+        return dict(record)  # where it would go is not known: judged on the record as it is
+    files = [dict(f) for f in get(record, "theano_config.files", []) or [] if isinstance(f, Mapping)]
+    written = {"path": target, "from": "default", "exists": True, "readable": True, "kind": "file",
+               "encoding": "utf-8", "text": text}
+    for i, fact in enumerate(files):
+        if target is not None and target in (fact.get("path"), fact.get("abspath")):
+            files[i] = {**{k: v for k, v in fact.items() if not k.startswith("text")}, **written, "path": fact["path"]}
+            break
+    else:
+        files.append(written)
+    theano_config = dict(get(record, "theano_config", {}) or {})
+    theano_config["files"] = files
+    return {**record, "theano_config": theano_config}
+
+
+def _with_narrowing_flag(record: Mapping[str, Any], lines: list[Line], config: EffectiveConfig,
+                         target: Optional[str], notes: list[str]) -> list[Line]:
+    """A clang that compiles C++11 or later rejects Theano's loop code (LD425): give it
+    -Wno-c++11-narrowing, keeping the cxxflags Theano would otherwise get. Decided on the
+    config as written (its cxx may not be the old file's)."""
+    written = _as_written(record, lines, config, target)
+    found = narrowing(written)
+    if not found.rejects:
+        return lines
+    facts = narrowing_facts(written)
+    why = ("%s compiles C++11 or later (%s) and then rejects a narrowing in Theano's loop code; "
+           "this flag lets it through" % (found.compiler, found.why))
+    lines = [line for line in lines if line.name != "gcc.cxxflags"] + [
+        Line("gcc.cxxflags", str(facts.get("cxxflags_fix", FLAG)), why)]
+    if narrowing(_as_written(record, lines, config, target)).rejects:
+        from legacydoc.theanorc.findings import derive_config_facts
+
+        setting = effective_setting({**written, **derive_config_facts(written)}, "gcc.cxxflags") or {}
+        notes.append("gcc.cxxflags is set in %s, which overrides this file: add %s there too"
+                     % (setting.get("file") or setting.get("source") or "another place", FLAG))
+    return lines
 
 
 def render(lines: list[Line], config: EffectiveConfig, target: Optional[str]) -> str:

@@ -1,0 +1,213 @@
+"""Whether the C++ compiler Theano uses rejects the narrowing in Theano's own loop code.
+
+Every release, Theano 0.7 to 1.0.5 and Theano-PyMC to 1.1.2, writes an elementwise op whose
+output is a matrix or larger with ``int init_totals[n] = {<npy_intp sizes>}`` and an ``int``
+array of strides (theano/tensor/elemwise_cgen.py, make_reordered_loop). From C++11 on, a
+non-constant narrowed in a brace initialiser is ill-formed: clang makes it an error
+(-Wc++11-narrowing), g++ a warning. So the compile fails with a clang that compiles C++11
+or later: one told so by -std, or an LLVM clang 6.0 or later (its default became gnu++14).
+Apple's clang keeps its own default, which is not established here, so nothing is claimed
+about it without a -std flag.
+"""
+
+from __future__ import annotations
+
+import ntpath
+import posixpath
+import re
+from collections.abc import Mapping
+from typing import Any, Optional
+
+from legacydoc.facts import effective_setting, get
+from legacydoc.structs import struct
+from legacydoc.versions import parse_version
+
+FLAG = "-Wno-c++11-narrowing"
+# What each flag does to the diagnostic, as clang 22 and g++ 12 did it (tests/test_cxxdialect.py):
+# clang: -Wno- ignores it; -W after a -Wno- brings it back as a warning only; -Werror= makes it
+# an error again; -Wno-error= keeps it a warning even under -Werror; -w changes nothing.
+_IGNORE = frozenset({FLAG, "-Wno-narrowing"})
+_WARN_AGAIN = frozenset({"-Wc++11-narrowing", "-Wnarrowing"})
+_ERROR = frozenset({"-Werror=c++11-narrowing", "-Werror=narrowing"})
+_NO_ERROR = frozenset({"-Wno-error=c++11-narrowing", "-Wno-error=narrowing"})
+# they let the code compile for reasons not modelled here: claim nothing
+_UNMODELLED = frozenset({"-Wno-everything", "-Weverything", "-fms-compatibility", "-fpermissive"})
+_OLD_STD = re.compile(r"^-?-std=(?:c|gnu)\+\+(?:98|03)$")
+_NEW_STD = re.compile(r"^-?-std=(?:c|gnu)\+\+(?:0x|11|1y|14|1z|17|2a|20|2b|23|2c|26)$")
+# clang 6.0 release notes: "The default C++ dialect is now gnu++14 instead of gnu++98"
+_LLVM_GNUXX14_SINCE = 6
+
+
+@struct
+class Compiler:
+    """What the record says of the compiler a cxx value names."""
+
+    path: str
+    is_clang: bool
+    major: Optional[int] = None  # clang's major version
+    is_apple: Optional[bool] = None  # None: the vendor is not recorded
+    version: str = ""
+
+
+@struct
+class Narrowing:
+    """rejects: True/False, or None when the record cannot tell."""
+
+    rejects: Optional[bool]
+    compiler: str = ""
+    why: str = ""
+
+
+def _basename(path: str) -> str:
+    return ntpath.basename(path) if "\\" in path else posixpath.basename(path)
+
+
+def _major(version: Any) -> Optional[int]:
+    match = re.match(r"\s*(\d+)", str(version or ""))
+    return int(match.group(1)) if match else None
+
+
+def compiler_for(record: Mapping[str, Any], cxx: str) -> Optional[Compiler]:
+    """The probed compiler that the cxx value runs: the same path, or for a bare name the
+    first one on PATH of that name. None when the record has not probed it."""
+    candidates: list[tuple[Mapping[str, Any], bool]] = []
+    clang = get(record, "compilers.clang")
+    if isinstance(clang, Mapping) and clang.get("found") and clang.get("path"):
+        candidates.append((clang, True))
+    for entry in get(record, "compilers.gxx_all", []) or []:
+        if isinstance(entry, Mapping) and entry.get("ok") and entry.get("path"):
+            candidates.append((entry, False))
+    bare = _basename(cxx) == cxx
+    for entry, from_clang_probe in candidates:
+        path = str(entry["path"])
+        if path != cxx and not (bare and _basename(path) == cxx and entry.get("source", "PATH") == "PATH"):
+            continue
+        if from_clang_probe:
+            apple = entry.get("is_apple")
+            return Compiler(path, True, _major(entry.get("version")), apple if isinstance(apple, bool) else None,
+                            str(entry.get("version") or ""))
+        if entry.get("is_clang") is True:
+            vendor = entry.get("vendor")
+            apple = str(vendor).startswith("Apple") if isinstance(vendor, str) and vendor else None
+            version = str(entry.get("clang_version") or "")
+            return Compiler(path, True, _major(version), apple, version)
+        if entry.get("is_clang") is False and entry.get("version"):
+            return Compiler(path, False, version=str(entry["version"]))
+    return None
+
+
+def _with_config(record: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The record with Theano's config model (config.effective), computed for a raw one."""
+    if "config" in record:
+        return record
+    from legacydoc.theanorc import derive_config_facts
+
+    return {**record, **derive_config_facts(record)}
+
+
+def pymc3_adds_flag(record: Mapping[str, Any]) -> Optional[bool]:
+    """PyMC3 3.11 and later add the flag to gcc.cxxflags when imported, 3.9 and 3.10 only on
+    macOS (their pymc3/__init__.py). None: whether PyMC3 is installed, or which, is unknown."""
+    pymc3 = get(record, "packages.pymc3")
+    if isinstance(pymc3, Mapping):
+        version = parse_version(pymc3.get("version"))
+        if version is None:
+            return None
+        darwin = get(record, "system.os") == "darwin"
+        return version.release[:2] >= (3, 11) or (darwin and version.release[:2] >= (3, 9))
+    return False if isinstance(get(record, "packages.found"), list) else None
+
+
+def narrowing(record: Mapping[str, Any]) -> Narrowing:
+    """Would Theano's C++ compiler, with the flags Theano's config gives it, reject the
+    narrowing in Theano's loop code? Decided only from what the record shows, and only when
+    PyMC3 is known not to add the flag itself."""
+    found = _narrowing(_with_config(record))
+    if found.rejects and pymc3_adds_flag(record) is not False:
+        return Narrowing(None, found.compiler)
+    return found
+
+
+def _narrowing(record: Mapping[str, Any]) -> Narrowing:
+    cxx_setting = effective_setting(record, "cxx")
+    flags_setting = effective_setting(record, "gcc.cxxflags")
+    if not cxx_setting or "value" not in cxx_setting or not flags_setting or "value" not in flags_setting:
+        return Narrowing(None)
+    cxx = str(cxx_setting["value"]).strip().strip('"')
+    if not cxx:
+        return Narrowing(False, why="no C++ compiler: Theano compiles nothing")
+    compiler = compiler_for(record, cxx)
+    if compiler is None:
+        return Narrowing(None, cxx)
+    tokens = str(flags_setting["value"]).split()
+    if not compiler.is_clang:
+        # g++ warns; only its own -Wno-narrowing silences it, -Werror or -pedantic-errors make it an error
+        if "-Wno-narrowing" in tokens:
+            return Narrowing(False, compiler.path, "gcc.cxxflags lets it through")
+        if {"-Werror", "-Werror=narrowing", "-pedantic-errors"}.intersection(tokens):
+            return Narrowing(None, compiler.path)
+        return Narrowing(False, compiler.path, "g++ only warns about it")
+    if _UNMODELLED.intersection(tokens):
+        return Narrowing(None, compiler.path)
+    std = ""
+    for token in tokens:
+        if token.startswith(("-std=", "--std=")):
+            std = token
+        elif token == "-ansi":
+            std = "-std=c++98"
+    if std and _OLD_STD.match(std):
+        # no narrowing rule before C++11; only the compatibility warning, made an error
+        if _WARN_AGAIN.intersection(tokens) and ({"-Werror"} | _ERROR).intersection(tokens):
+            return Narrowing(None, compiler.path)
+        return Narrowing(False, compiler.path, "%s in gcc.cxxflags" % std)
+    if std and not _NEW_STD.match(std):
+        return Narrowing(None, compiler.path)
+    level, no_error = "error", False
+    for token in tokens:
+        if token in _IGNORE:
+            level = "ignored"
+        elif token in _WARN_AGAIN and level == "ignored":
+            level = "warning"
+        elif token in _ERROR:
+            level = "error"
+        elif token in _NO_ERROR:
+            level, no_error = ("warning" if level == "error" else level), True
+    if level == "warning" and "-Werror" in tokens and not no_error:
+        return Narrowing(None, compiler.path)
+    if level != "error":
+        return Narrowing(False, compiler.path, "gcc.cxxflags lets it through")
+    # the why is a title's parenthesis, the same in every language
+    if std:
+        return Narrowing(True, compiler.path, "-" + std.lstrip("-"))
+    if compiler.is_apple is False and compiler.major is not None:
+        if compiler.major >= _LLVM_GNUXX14_SINCE:
+            return Narrowing(True, compiler.path, "LLVM clang %s, default gnu++14" % (compiler.version or compiler.major))
+        return Narrowing(False, compiler.path, "clang %s compiles gnu++98 unless told otherwise"
+                         % (compiler.version or compiler.major))
+    return Narrowing(None, compiler.path)
+
+
+def flags_with_fix(current: str) -> str:
+    """gcc.cxxflags with the flag that lets the narrowing through, the rest kept."""
+    tokens = current.split()
+    if tokens[-1:] == [FLAG]:
+        return " ".join(tokens)
+    # last, so that no flag before it turns the diagnostic back on
+    return " ".join([t for t in tokens if t != FLAG] + [FLAG])
+
+
+def narrowing_facts(record: Mapping[str, Any]) -> dict[str, Any]:
+    """derived.cxx.*: rejects_narrowing (absent when unknown), narrowing_compiler,
+    narrowing_why, cxxflags_fix."""
+    record = _with_config(record)
+    found = narrowing(record)
+    out: dict[str, Any] = {}
+    if found.rejects is not None:
+        out["rejects_narrowing"] = found.rejects
+    if found.rejects:
+        # the title's words: only for the compiler that rejects it
+        out["narrowing_compiler"] = found.compiler
+        out["narrowing_why"] = found.why
+        flags = effective_setting(record, "gcc.cxxflags") or {}
+        out["cxxflags_fix"] = flags_with_fix(str(flags.get("value", "")))
+    return out
