@@ -181,7 +181,8 @@ def _narrowing(record: Mapping[str, Any]) -> Narrowing:
         return Narrowing(True, compiler.path, "-" + std.lstrip("-"))
     if compiler.is_apple is False and compiler.major is not None:
         if compiler.major >= _LLVM_GNUXX14_SINCE:
-            return Narrowing(True, compiler.path, "LLVM clang %s, default gnu++14" % (compiler.version or compiler.major))
+            version = compiler.version or compiler.major
+            return Narrowing(True, compiler.path, "LLVM clang %s, default gnu++14" % version)
         return Narrowing(False, compiler.path, "clang %s compiles gnu++98 unless told otherwise"
                          % (compiler.version or compiler.major))
     return Narrowing(None, compiler.path)

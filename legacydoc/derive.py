@@ -138,8 +138,9 @@ DERIVED: dict[str, str] = {
     "gxx.count": "how many distinct g++ toolchains",
     "cxx.rejects_narrowing": "Theano's C++ compiler, with gcc.cxxflags, rejects the narrowing in Theano's loop "
                              "code (clang in C++11 or later; absent: unknown)",
-    "cxx.narrowing_compiler": "the compiler that answer is about (the cxx Theano uses)",
-    "cxx.narrowing_why": "why it does or does not reject it (the dialect and where it comes from)",
+    "cxx.narrowing_compiler": "the compiler that rejects it (the cxx Theano uses); only when it does",
+    "cxx.narrowing_why": "its dialect and where that comes from (-std=c++11, or LLVM clang's default); only "
+                         "when it rejects",
     "cxx.cxxflags_fix": "gcc.cxxflags with -Wno-c++11-narrowing added, the rest kept",
     "gxx.gcc_major": "the host gcc major nvcc would use",
     "gxx.too_new_for_nvcc": "that gcc is newer than the toolkit accepts",

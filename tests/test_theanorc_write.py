@@ -133,6 +133,15 @@ def test_the_flag_follows_the_compiler_the_new_file_leads_to() -> None:
     generated = generate(rec, effective_config(rec), str(home / ".theanorc"))
     assert {line.name: line.value for line in generated.lines}["gcc.cxxflags"] == "-O3 -Wno-c++11-narrowing"
     assert any("THEANO_FLAGS" in note and "-Wno-c++11-narrowing" in note for note in generated.notes), generated.notes
+    # a record already derived from the old config is judged on the new one all the same
+    from legacydoc.derive import enrich
+
+    rec = _mac_record(home, "[global]\ncxx = /usr/local/bin/g++-9\n", CONDA_CLANG)
+    rec["compilers"]["gxx_all"] = [{"path": "/usr/local/bin/g++-9", "ok": True, "source": "PATH", "version": "9.3.0",
+                                    "is_clang": False}]
+    enriched = enrich(rec)
+    generated = generate(enriched, effective_config(enriched), str(home / ".theanorc"))
+    assert {line.name: line.value for line in generated.lines}["gcc.cxxflags"] == "-Wno-c++11-narrowing"
 
 
 def test_a_per_host_compiledir_format_is_kept() -> None:

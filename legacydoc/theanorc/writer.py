@@ -270,11 +270,13 @@ def _as_written(record: Mapping[str, Any], lines: list[Line], config: EffectiveC
     from legacydoc.theanorc.discovery import write_target
 
     text = render(lines, config, target)
+    # what was derived from the old config does not hold for the new one
+    record = {k: v for k, v in record.items() if k not in ("config", "derived")}
     if target is None:
         chosen = write_target(record)
         target = chosen.path if chosen else None
     if target is None:
-        return dict(record)  # where it would go is not known: judged on the record as it is
+        return record  # where it would go is not known: judged on the record as it is
     files = [dict(f) for f in get(record, "theano_config.files", []) or [] if isinstance(f, Mapping)]
     written = {"path": target, "from": "default", "exists": True, "readable": True, "kind": "file",
                "encoding": "utf-8", "text": text}
