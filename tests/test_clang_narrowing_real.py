@@ -67,6 +67,7 @@ def test_the_flags_ld425_gives_let_it_compile(setup: tuple[Path, Path, Path], tm
     # what check derives for a clang like this one, with -O2 already in the user's cxxflags
     record = {
         "system": {"os": "darwin"},
+        "packages": {"theano": {"name": "Theano", "version": "1.0.5"}, "found": ["numpy", "scipy", "theano"]},
         "compilers": {"theano_cxx": str(setup[1]), "clang": {"found": True, "ok": True, "path": str(setup[1]),
                                                              "version": "22.1.8", "version_major": 22,
                                                              "is_apple": False}},
