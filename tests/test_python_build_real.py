@@ -32,6 +32,7 @@ from legacydoc.checkup import run_check
 from legacydoc.engine import load_rules
 from legacydoc.probes import env as env_probe
 from legacydoc.probes import target
+from legacydoc.probes import theano_config as theano_config_probe
 
 pytestmark = pytest.mark.legacy
 
@@ -70,6 +71,7 @@ def _record(ctx_factory: Any, python: Path, env: dict[str, str], output: str) ->
     record: dict[str, Any] = {"schema": 1, "collected_at": "2026-12-06T00:00:00+00:00", "redacted": False}
     record.update(target.collect(ctx.for_probe()))
     record["env"] = env_probe.collect(ctx)  # as check's own probe records it, from the same environment
+    record["theano_config"] = theano_config_probe.collect(ctx)  # the config files and THEANO_FLAGS, as check reads them
     record["system"] = {"os": "linux"}
     record["log"] = logscan.log_table(output.encode(), source="log.txt")
     return record
