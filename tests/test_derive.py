@@ -254,7 +254,7 @@ def test_device_facts_explain_why_cpu_from_recorded_facts_only() -> None:
     assert derive.device_facts({}, None)["runs_on"] == "unknown"
     # The default device=cpu stands only when the config files were listed: the config
     # model gives it no value then (legacydoc/theanorc/findings.py).
-    default_only = {"config": {"effective": {"device": {"source": "default", "unknown": True}}}}
+    default_only = {"config": {"effective": {"device": {"unknown": True}}}}
     assert derive.device_facts(default_only, "1.0.5")["runs_on"] == "unknown"
     from legacydoc.theanorc import derive_config_facts
 

@@ -288,8 +288,8 @@ def test_a_default_stands_only_when_the_whole_config_was_read() -> None:
     partial = record()
     del partial["theano_config"]["files"]
     effective = derive_config_facts(partial)["config"]["effective"]
-    assert effective["floatX"] == {"source": "default", "unknown": True}
-    assert "value" not in effective["cxx"] and effective["cxx"]["unknown"] is True
+    assert effective["floatX"] == {"unknown": True}
+    assert "value" not in effective["cxx"] and "source" not in effective["cxx"] and effective["cxx"]["unknown"] is True
     # a value the record shows (THEANO_FLAGS) is known all the same
     flagged = record(flags="floatX=float32")
     del flagged["theano_config"]["files"]

@@ -105,8 +105,8 @@ def derive_config_facts(record: Mapping[str, Any]) -> dict[str, Any]:
         if setting is not None:
             fact = _effective_fact(setting)
             if fact["source"] == "default" and not defaults_known:
-                fact.pop("value", None)
-                fact["unknown"] = True
+                # neither its value nor where it comes from is known
+                fact = {"unknown": True, **({"note": fact["note"]} if "note" in fact else {})}
             _nest(effective, name, fact)
     import_error = config.import_error if all(c.import_error for c in configs) else None
     table: dict[str, Any] = {
