@@ -296,19 +296,18 @@ def _with_narrowing_flag(record: Mapping[str, Any], lines: list[Line], config: E
     """A clang that compiles C++11 or later rejects Theano's loop code (LD425): give it
     -Wno-c++11-narrowing, keeping the cxxflags Theano would otherwise get. Decided on the
     config as written (its cxx may not be the old file's)."""
-    written = _as_written(record, lines, config, target)
-    found = narrowing(written)
-    if not found.rejects:
-        return lines
-    facts = narrowing_facts(written)
-    why = ("%s compiles C++11 or later (%s) and then rejects a narrowing in Theano's loop code; "
-           "this flag lets it through" % (found.compiler, found.why))
-    lines = [line for line in lines if line.name != "gcc.cxxflags"] + [
-        Line("gcc.cxxflags", str(facts.get("cxxflags_fix", FLAG)), why)]
-    if narrowing(_as_written(record, lines, config, target)).rejects:
-        from legacydoc.theanorc.findings import derive_config_facts
+    from legacydoc.theanorc.findings import derive_config_facts
 
-        setting = effective_setting({**written, **derive_config_facts(written)}, "gcc.cxxflags") or {}
+    written = _as_written(record, lines, config, target)
+    written.update(derive_config_facts(written))  # the config model once, for both questions
+    facts = narrowing_facts(written)
+    if not facts.get("rejects_narrowing"):
+        return lines
+    why = ("%s compiles C++11 or later (%s) and then rejects a narrowing in Theano's loop code; "
+           "this flag lets it through" % (facts["narrowing_compiler"], facts["narrowing_why"]))
+    lines = [line for line in lines if line.name != "gcc.cxxflags"] + [Line("gcc.cxxflags", facts["cxxflags_fix"], why)]
+    if narrowing(_as_written(record, lines, config, target)).rejects:
+        setting = effective_setting(written, "gcc.cxxflags") or {}
         notes.append("gcc.cxxflags is set in %s, which overrides this file: add %s there too"
                      % (setting.get("file") or setting.get("source") or "another place", FLAG))
     return lines
