@@ -547,3 +547,77 @@ def test_also_on_path_lists_other_copies_only(tmp_path: Path, fake_tools: FakeTo
     ctx = isolated_ctx(tmp_path, [fake_tools.bindir, alias, other.bindir])
     gcc = compilers.collect(ctx)["gcc"]
     assert gcc["version"] == "12.2.0" and gcc["also_on_path"] == [str(old_gcc)]
+
+
+# ------------------------------------------------- the compiler a cxx setting names
+ZIG_CLANG_V = "clang-zig-0.17.1-linux-22.1.8-v.txt"  # recorded: `clang++ -v` of ziglang 0.17.1
+
+
+def test_parse_gxx_v_tells_llvm_clang_from_apple_clang() -> None:
+    llvm = parse_gxx_v(text(ZIG_CLANG_V))
+    assert llvm["is_clang"] is True and llvm["clang_version"] == "22.1.8" and llvm["clang_is_apple"] is False
+    assert "version" not in llvm  # "version" is gcc's own line only
+    assert parse_gxx_v(text("gxx-macos-apple-clang-12.0.0.txt"))["clang_is_apple"] is True
+    assert "clang_is_apple" not in parse_gxx_v(text("gxx-linux-debian-12.2.0.txt"))
+
+
+@posix_only
+def test_a_clang_set_by_name_in_theano_flags_is_run_from_path(tmp_path: Path, fake_tools: FakeTools) -> None:
+    fake_tools.add("clang++", stderr=data_bytes("compilers/" + ZIG_CLANG_V))
+    ctx = isolated_ctx(tmp_path, [fake_tools.bindir], env={"THEANO_FLAGS": "floatX=float32,cxx=clang++"})
+    facts = compilers.collect(ctx)
+    configured = facts["cxx_configured"]
+    assert configured["setting"] == "clang++" and configured["source"] == "THEANO_FLAGS"
+    assert configured["path"] == str(fake_tools.bindir / "clang++") and configured["ok"] is True
+    assert configured["is_clang"] is True and configured["clang_version"] == "22.1.8"
+    assert facts["gxx"] == {"found": False}  # the g++ probe is unchanged: there is none
+    assert no_none(facts)
+    tomli_w.dumps({"compilers": facts})
+
+
+@posix_only
+def test_a_cxx_path_in_theanorc_that_names_nothing_is_recorded_as_not_found(tmp_path: Path,
+                                                                           fake_tools: FakeTools) -> None:
+    (tmp_path / ".theanorc").write_text("[global]\ncxx = /nonexistent/clang++\n")
+    ctx = isolated_ctx(tmp_path, [fake_tools.bindir])
+    configured = compilers.collect(ctx)["cxx_configured"]
+    assert configured == {"setting": "/nonexistent/clang++", "source": str(tmp_path / ".theanorc"), "found": False}
+    assert ctx.log.results == []  # nothing was run
+
+
+@posix_only
+@pytest.mark.parametrize("flags", ["", "floatX=float32", "cxx="])
+def test_no_cxx_setting_or_an_empty_one_probes_nothing_more(tmp_path: Path, fake_tools: FakeTools, flags: str) -> None:
+    fake_tools.add("clang++", stderr=data_bytes("compilers/" + ZIG_CLANG_V))
+    ctx = isolated_ctx(tmp_path, [fake_tools.bindir], env={"THEANO_FLAGS": flags})
+    assert "cxx_configured" not in compilers.collect(ctx)
+    assert ctx.log.results == []
+
+
+@posix_only
+def test_a_hanging_configured_compiler_times_out(tmp_path: Path, fake_tools: FakeTools) -> None:
+    hung = fake_tools.add("clang++", sleep=30)
+    ctx = isolated_ctx(tmp_path, [fake_tools.bindir], env={"THEANO_FLAGS": "cxx=%s" % hung}, timeout=2.0)
+    started = time.monotonic()
+    configured = compilers.collect(ctx)["cxx_configured"]
+    assert time.monotonic() - started < 3.0
+    assert configured["found"] is True and configured["timed_out"] is True and configured["ok"] is False
+    assert "is_clang" not in configured  # what it is stays unknown
+
+
+def test_where_the_lookup_is_not_theanos_own_nothing_is_claimed(tmp_path: Path, fake_tools: FakeTools) -> None:
+    # a relative path: Theano resolves it in the folder the project runs in
+    ctx = isolated_ctx(tmp_path, [fake_tools.bindir], env={"THEANO_FLAGS": "cxx=bin/clang++"})
+    assert compilers.collect(ctx)["cxx_configured"] == {"setting": "bin/clang++", "source": "THEANO_FLAGS"}
+    # Windows: cmd also finds g++.bat, or a file in the current folder
+    ctx = isolated_ctx(tmp_path, [fake_tools.bindir], env={"THEANO_FLAGS": "cxx=g++"}, platform="win32")
+    assert compilers.probe_configured_cxx(ctx, compilers.Runner(ctx)) == {"setting": "g++", "source": "THEANO_FLAGS"}
+
+
+@posix_only
+def test_a_theano_flags_value_is_looked_for_as_theano_passes_it(tmp_path: Path, fake_tools: FakeTools) -> None:
+    """THEANO_FLAGS keeps a value's spaces: ' clang++' is not clang++ to Popen."""
+    fake_tools.add("clang++", stderr=data_bytes("compilers/" + ZIG_CLANG_V))
+    ctx = isolated_ctx(tmp_path, [fake_tools.bindir], env={"THEANO_FLAGS": "cxx= clang++"})
+    configured = compilers.collect(ctx)["cxx_configured"]
+    assert configured["setting"] == " clang++" and configured["found"] is False

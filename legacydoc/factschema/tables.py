@@ -209,7 +209,7 @@ GXX = Table({
     **_RAN, "source": STR,
     "version": STR, "version_major": INT, "version_line": STR, "vendor": STR, "target": STR, "bits": INT,
     "is_mingw": BOOL, "thread_model": STR, "exception_model": STR, "exception_model_source": STR,
-    "clang_version": STR, "is_clang": BOOL,
+    "clang_version": STR, "is_clang": BOOL, "clang_is_apple": BOOL,
 })
 COMPILERS = fact_table({
     "found": BOOL, "gxx_count": INT, "theano_cxx": STR, "conda_gxx_dirs": list_of(STR),
@@ -230,6 +230,8 @@ COMPILERS = fact_table({
         "msc_ver": INT, "clang_major": INT, "gcc_major": INT,
         "env": MapOf(STR, r"NVCC_CCBIN|CUDAHOSTCXX|NVCC_PREPEND_FLAGS|NVCC_APPEND_FLAGS"),
     }),
+    # the compiler a cxx setting names (its value and where it was set), run with -v
+    "cxx_configured": Table({**GXX.fields, "setting": STR}),
     # xcode-select -p's folder; tools: xcode | command-line-tools (whose version: xcodebuild or the receipt)
     "xcode": Table({"found": BOOL, "version": STR, "path": STR, "tools": STR}),
 })

@@ -95,7 +95,8 @@ def parse_gxx_v(text: str) -> dict[str, Any]:
     vendor (the parenthesised build string, e.g. "x86_64-posix-seh-rev0, Built by
     MinGW-W64 project"), version_line, target, bits, is_mingw, thread_model,
     exception_model (seh/sjlj/dwarf, MinGW only) with exception_model_source
-    (vendor/configure/default), and is_clang/clang_version for Apple's g++ shim.
+    (vendor/configure/default), and is_clang/clang_version/clang_is_apple for a clang
+    (Apple's g++ shim, or a clang++ set as cxx).
     """
     out: dict[str, Any] = {}
     try:
@@ -143,6 +144,9 @@ def _parse_gxx_v(text: str, out: dict[str, Any]) -> None:
             match = _CLANG_VERSION_LINE.match(line)
             if match and "gcc" not in line.lower():
                 out["clang_version"] = match.group(2)
+                # Apple's own clang says so on this line ("Apple clang", "Apple LLVM");
+                # an LLVM, Homebrew, conda or distribution clang does not
+                out["clang_is_apple"] = (match.group(1) or "").startswith("Apple")
     whole = configure or "\n".join(lines)
 
     if "target" not in out:
@@ -549,6 +553,45 @@ def theano_cxx(family: str, gxx_all: list[dict[str, Any]], clang: Optional[dict[
     return ""
 
 
+def configured_cxx_setting(ctx: ProbeContext) -> Optional[dict[str, str]]:
+    """The cxx the config files or THEANO_FLAGS set (value and source), None when neither
+    sets it: then Theano resolves its own default, recorded as theano_cxx."""
+    from legacydoc.probes.theano_config import theano_settings  # it reads the config files
+
+    setting = theano_settings(ctx, ("cxx",)).get("cxx")
+    return setting if setting and isinstance(setting.get("value"), str) else None
+
+
+def probe_configured_cxx(ctx: ProbeContext, runner: Runner) -> Optional[dict[str, Any]]:
+    """The compiler a cxx setting names, run with ``-v`` as Theano runs it: a clang++ on
+    Linux or a Homebrew clang++ on macOS is nowhere else in the record. None when cxx is
+    not set, or set empty (no compiler on purpose)."""
+    setting = configured_cxx_setting(ctx)
+    if setting is None or not setting["value"].strip():
+        return None
+    # As Theano passes it: a THEANO_FLAGS value keeps its spaces. On Windows Theano starts it
+    # through cmd (misc/windows.py), which takes a quoted path as one.
+    value = setting["value"].strip('"') if ctx.is_windows else setting["value"]
+    entry: dict[str, Any] = {"setting": setting["value"], "source": setting.get("source", "")}
+    pm = ctx.pathmod
+    if pm.basename(value) == value:
+        # a bare name: looked up on PATH, as Theano's Popen does
+        on_path = find_all_on_path(ctx, value)
+        path = on_path[0] if on_path else None
+    elif pm.isabs(value):
+        path = value if _is_executable(value) else None
+    else:
+        return entry  # relative to the folder the project runs in, which is not known here
+    if path is None:
+        if not ctx.is_windows:
+            # cmd also tries the current folder, PATHEXT's other suffixes and .bat files:
+            # not finding the .exe on Windows says nothing
+            entry["found"] = False
+        return entry
+    entry.update(_tool_entry(runner, path, ("-v",), parse_gxx_v, english=True))
+    return entry
+
+
 # ------------------------------------------------------------------------- probe
 def collect(ctx: ProbeContext) -> dict[str, Any]:
     runner = Runner(ctx)
@@ -571,6 +614,9 @@ def collect(ctx: ProbeContext) -> dict[str, Any]:
     cxx = theano_cxx(family, facts["gxx_all"], clang)
     if cxx is not None:
         facts["theano_cxx"] = cxx
+    configured = probe_configured_cxx(ctx, runner)
+    if configured is not None:
+        facts["cxx_configured"] = configured
     facts["found"] = any(
         isinstance(v, dict) and v.get("found") for k, v in facts.items() if k in ("gxx", "msvc", "clang", "gcc")
     )
