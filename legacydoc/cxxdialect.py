@@ -70,7 +70,15 @@ def _major(version: Any) -> Optional[int]:
 def compiler_for(record: Mapping[str, Any], cxx: str) -> Optional[Compiler]:
     """The probed compiler that the cxx value runs: the same path, or for a bare name the
     first one on PATH of that name. None when the record has not probed it."""
+    configured = get(record, "compilers.cxx_configured")
+    if isinstance(configured, Mapping) and configured.get("setting") == cxx and configured.get("path"):
+        # the compiler the setting names, probed as such: whatever else is on PATH
+        if configured.get("ok") is not True:
+            return None
+        cxx = str(configured["path"])
     candidates: list[tuple[Mapping[str, Any], bool]] = []
+    if isinstance(configured, Mapping) and configured.get("ok") and configured.get("path"):
+        candidates.append((configured, False))
     clang = get(record, "compilers.clang")
     if isinstance(clang, Mapping) and clang.get("found") and clang.get("path"):
         candidates.append((clang, True))
@@ -87,11 +95,14 @@ def compiler_for(record: Mapping[str, Any], cxx: str) -> Optional[Compiler]:
             return Compiler(path, True, _major(entry.get("version")), apple if isinstance(apple, bool) else None,
                             str(entry.get("version") or ""))
         if entry.get("is_clang") is True:
-            vendor = entry.get("vendor")
-            apple = str(vendor).startswith("Apple") if isinstance(vendor, str) and vendor else None
+            apple = entry.get("clang_is_apple")
+            if not isinstance(apple, bool):
+                vendor = entry.get("vendor")
+                apple = str(vendor).startswith("Apple") if isinstance(vendor, str) and vendor else None
             version = str(entry.get("clang_version") or "")
             return Compiler(path, True, _major(version), apple, version)
-        if entry.get("is_clang") is False and entry.get("version"):
+        if entry.get("is_clang") is not True and entry.get("version"):
+            # "version" comes only from gcc's own "gcc version" line
             return Compiler(path, False, version=str(entry["version"]))
     return None
 
@@ -195,6 +206,31 @@ def flags_with_fix(current: str) -> str:
         return " ".join(tokens)
     # last, so that no flag before it turns the diagnostic back on
     return " ".join([t for t in tokens if t != FLAG] + [FLAG])
+
+
+GXX_NOT_DETECTED = "theano-gxx-not-detected"
+
+
+def configured_facts(record: Mapping[str, Any]) -> dict[str, Any]:
+    """derived.cxx.set_in_config (cxx set by a config file or THEANO_FLAGS, empty included;
+    absent when the config was not all read) and, for a compiler so named, configured_found
+    and configured_path: whether it exists, from the probe that looked for it."""
+    setting = effective_setting(_with_config(record), "cxx")
+    if not setting or "value" not in setting:
+        ids = get(record, "log.ids")
+        # Theano prints "g++ not detected" only for its default cxx (configdefaults.py)
+        return {"set_in_config": False} if isinstance(ids, list) and GXX_NOT_DETECTED in ids else {}
+    # set empty counts too: Theano then neither warns nor looks for g++ (cxx.is_default)
+    explicit = setting.get("source", "default") != "default"
+    out: dict[str, Any] = {"set_in_config": explicit}
+    configured = get(record, "compilers.cxx_configured")
+    if explicit and isinstance(configured, Mapping) and configured.get("setting") == setting["value"]:
+        found = configured.get("found")
+        if isinstance(found, bool):
+            out["configured_found"] = found
+        if configured.get("path"):
+            out["configured_path"] = str(configured["path"])
+    return out
 
 
 def narrowing_facts(record: Mapping[str, Any]) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from packaging.version import Version
 from legacydoc import knowledge, readiness
 from legacydoc.cachepaths import module_path_facts
 from legacydoc.configread import config_files_read
-from legacydoc.cxxdialect import narrowing_facts
+from legacydoc.cxxdialect import configured_facts, narrowing_facts
 from legacydoc.facts import effective_setting, env_variable, get
 from legacydoc.factschema.kinds import is_int
 from legacydoc.i18n import tr
@@ -142,6 +142,10 @@ DERIVED: dict[str, str] = {
     "cxx.narrowing_why": "its dialect and where that comes from (-std=c++11, or LLVM clang's default); only "
                          "when it rejects",
     "cxx.cxxflags_fix": "gcc.cxxflags with -Wno-c++11-narrowing added, the rest kept",
+    "cxx.set_in_config": "a config file or THEANO_FLAGS sets cxx (a compiler, or empty for none): Theano's g++ "
+    "default is not used",
+    "cxx.configured_found": "the compiler that cxx setting names exists (by path, or on PATH for a bare name)",
+    "cxx.configured_path": "where that compiler is",
     "gxx.gcc_major": "the host gcc major nvcc would use",
     "gxx.too_new_for_nvcc": "that gcc is newer than the toolkit accepts",
     "gxx.newer_than_some_cuda": "nvcc's release unknown: some CUDA releases' nvcc reject this gcc",
@@ -1327,7 +1331,7 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
                                                                         gpus))))
     d.update(_flat("cudnn", cudnn_facts(facts, nvcc.get("version"))))
     d.update(_flat("gxx", compiler_facts(facts, nvcc.get("max_gcc"))))
-    d.update(_flat("cxx", narrowing_facts(facts)))
+    d.update(_flat("cxx", {**configured_facts(facts), **narrowing_facts(facts)}))
     d.update(_flat("msvc", msvc_facts(facts, nvcc.get("version"))))
     d.update(_flat("pygpu", _for_os(facts, lambda o: pygpu_facts(facts, release, era,
                                                                   driver_facts(facts, o).get("max_cuda"), o))))

@@ -10,7 +10,7 @@ from typing import Any, Optional
 
 import pytest
 
-from legacydoc.cxxdialect import flags_with_fix, narrowing, narrowing_facts, pymc3_adds_flag
+from legacydoc.cxxdialect import configured_facts, flags_with_fix, narrowing, narrowing_facts, pymc3_adds_flag
 
 LLVM = {"path": "/opt/m/bin/clang++", "version": "10.0.0", "version_major": 10, "is_apple": False}
 LLVM5 = {"path": "/opt/m/bin/clang++", "version": "5.0.1", "version_major": 5, "is_apple": False}
@@ -134,3 +134,57 @@ def test_pymc3_that_adds_the_flag_itself_leaves_no_claim(os_name: str, version: 
     assert narrowing(rec).rejects is (True if adds is False else None)
     del rec["packages"]["found"], rec["packages"]["pymc3"]
     assert pymc3_adds_flag(rec) is None and narrowing(rec).rejects is None  # not known whether it is there
+
+
+# ---------------------------------------------- the compiler a cxx setting names
+def linux(configured: Optional[dict[str, Any]], flags: str = "cxx=clang++", config: bool = True) -> dict[str, Any]:
+    rec: dict[str, Any] = {
+        "system": {"os": "linux"},
+        "packages": {"theano": {"name": "Theano", "version": "1.0.5"}, "found": ["theano"]},
+        "compilers": {"theano_cxx": "/usr/bin/g++", "gxx": {"found": True, "ok": True, "path": "/usr/bin/g++"},
+                      "gxx_all": [{"path": "/usr/bin/g++", "ok": True, "source": "PATH", "version": "12.2.0"}]},
+    }
+    if configured is not None:
+        rec["compilers"]["cxx_configured"] = configured
+    if config:
+        rec["theano_config"] = {"files": [{"path": "/home/u/.theanorc", "exists": False}],
+                                "flags": {"THEANO_FLAGS": flags}}
+    return rec
+
+
+# as the probe records `clang++ -v` of an LLVM clang 14 on PATH, set by THEANO_FLAGS
+CLANG14 = {"setting": "clang++", "source": "THEANO_FLAGS", "found": True, "ok": True, "path": "/usr/bin/clang++",
+           "is_clang": True, "clang_version": "14.0.0", "clang_is_apple": False}
+
+
+def test_a_clang_set_as_cxx_on_linux_is_the_compiler_judged() -> None:
+    found = narrowing(linux(CLANG14))
+    assert (found.rejects, found.compiler) == (True, "/usr/bin/clang++")
+    assert configured_facts(linux(CLANG14)) == {"set_in_config": True, "configured_found": True,
+                                                "configured_path": "/usr/bin/clang++"}
+    # the g++ default, recorded as gcc by its own "gcc version" line: it only warns
+    assert narrowing(linux(None, flags="")).rejects is False
+    # Apple's clang says so on its -v line; its default dialect is not claimed
+    assert narrowing(linux({**CLANG14, "clang_is_apple": True})).rejects is None
+
+
+def test_a_configured_compiler_that_is_missing_or_never_ran_decides_nothing() -> None:
+    missing = {"setting": "/opt/llvm/bin/clang++", "source": "THEANO_FLAGS", "found": False}
+    rec = linux(missing, flags="cxx=/opt/llvm/bin/clang++")
+    assert narrowing(rec).rejects is None
+    assert configured_facts(rec) == {"set_in_config": True, "configured_found": False}
+    hung = {**CLANG14, "ok": False, "timed_out": True}
+    assert narrowing(linux({k: v for k, v in hung.items() if k not in ("is_clang", "clang_version")})).rejects is None
+    # the setting changed since the probe ran: that entry is not this compiler
+    other = linux(CLANG14, flags="cxx=/opt/llvm/bin/clang++")
+    assert narrowing(other).rejects is None and "configured_found" not in configured_facts(other)
+
+
+def test_whether_cxx_is_set_is_known_only_from_the_whole_config_or_theanos_own_warning() -> None:
+    assert configured_facts(linux(None, flags="")) == {"set_in_config": False}
+    # set empty: no compiler on purpose, and Theano neither warns nor falls back to g++
+    assert configured_facts(linux(None, flags="cxx=")) == {"set_in_config": True}
+    assert configured_facts(linux(None, config=False)) == {}
+    # "g++ not detected" is printed only for Theano's default cxx (configdefaults.py)
+    assert configured_facts({**linux(None, config=False), "log": {"ids": ["theano-gxx-not-detected"]}}) == {
+        "set_in_config": False}

@@ -51,7 +51,7 @@ CASES = {
     "theano105-warn-float64-raise": (THEANO_105, "warn_float64=raise", "theano-warn-float64-raised", "LD543"),
     # Theano-PyMC 1.0.12+ names its options blas__ldflags: the dotted flag is ignored
     "theanopymc112-dotted-flag": (THEANO_PYMC_112, "blas.ldflags=-lblas", "theano-config-unknown-flag", "LD525"),
-    "theano105-cxx-missing": (THEANO_105, "cxx=/nonexistent/g++", "theano-cxx-not-found-at-compile", "LD401"),
+    "theano105-cxx-missing": (THEANO_105, "cxx=/nonexistent/g++", "theano-cxx-not-found-at-compile", "LD426"),
     # folders nobody can create or write in, even root: the message is what a user without the
     # rights sees (a ~/.theano made by sudo, a service user without a home)
     "theano105-compiledir-cannot-create": (THEANO_105, "base_compiledir=/proc/theano-cache",
@@ -135,6 +135,8 @@ SCRIPT_CASES = {
     "py36-six141-moves-cpickle": ("six-too-old-for-moves-import", "LD128"),
     "theano105-blas-ldflags-include-dir": ("theano-blas-ldflags-include-dir", "LD616"),
     "theano105-corrmm-no-cxx": ("theano-perform-not-defined", "LD401"),
+    # re-run by tests/test_configured_cxx_real.py (it needs THEANO_FLAGS and an empty cache)
+    "theano105-cxx-missing-import": ("theano-cxx-missing-at-import", "LD426"),
     "theano105-conv-no-scipy": ("theano-conv-python-needs-scipy", "LD401"),
     "theano105-conv-scipy18": ("theano-conv-python-needs-scipy", "LD168"),
     # re-run, with LD425's fix, by tests/test_clang_narrowing_real.py

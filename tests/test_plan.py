@@ -647,6 +647,19 @@ def test_a_missing_compiler_gets_the_step_of_its_os(os_name: str, says: str, nev
     assert not any(never in t for t in titles), titles
 
 
+def test_no_gxx_step_when_the_config_names_a_compiler_that_exists() -> None:
+    """cxx = clang++ on a Linux box without g++: Theano uses the clang, which the probe ran."""
+    record = _without_compiler_facts(load(HEALTHY))
+    record["compilers"] = {"found": False, "gxx": {"found": False}, "gxx_all": [], "theano_cxx": "",
+                           "cxx_configured": {"setting": "clang++", "source": "THEANO_FLAGS", "found": True, "ok": True,
+                                             "path": "/usr/bin/clang++", "is_clang": True, "clang_version": "14.0.0"}}
+    record["theano_config"] = {"files": [{"path": "/home/u/.theanorc", "exists": False}],
+                               "flags": {"THEANO_FLAGS": "cxx=clang++"}}
+    assert not [s.title for s in make_plan(record).steps if "g++" in s.title]
+    record["compilers"]["cxx_configured"] = {"setting": "clang++", "source": "THEANO_FLAGS", "found": False}
+    assert [s.title for s in make_plan(record).steps if "apt install g++" in s.title]
+
+
 def test_theanos_own_folder_comes_off_pythonpath_and_the_rest_stays(tmp_path: Path) -> None:
     """LD110's cause in the plan: a step per shell that leaves PYTHONPATH's other entries,
     the same value in the bundle's activate scripts (quoted for bash), nothing without it."""

@@ -144,6 +144,43 @@ def test_the_flag_follows_the_compiler_the_new_file_leads_to() -> None:
     assert {line.name: line.value for line in generated.lines}["gcc.cxxflags"] == "-Wno-c++11-narrowing"
 
 
+CLANG_ON_PATH = {"source": "/home/ann/.theanorc", "found": True, "ok": True, "path": "/usr/bin/clang++",
+                 "is_clang": True, "clang_version": "14.0.0", "clang_is_apple": False}
+
+
+def test_a_cxx_of_the_users_own_that_runs_is_kept_one_that_names_nothing_is_not() -> None:
+    """The probe ran the compiler the old file's cxx names: a clang++ that runs stays (with
+    LD425's flag, which it needs); a path with nothing there (LD426) is left out, so Theano
+    takes g++ from PATH again; a g++ on macOS, which Theano warns against, is not kept."""
+    from legacydoc.cxxdialect import narrowing
+
+    home = Path("/home/ann")
+    rec = machine_record(home, "[global]\ncxx = clang++\n", gpu=False, pygpu=False)
+    rec["compilers"]["cxx_configured"] = {"setting": "clang++", **CLANG_ON_PATH}
+    generated = generate(rec, effective_config(rec), str(home / ".theanorc"))
+    values = {line.name: line.value for line in generated.lines}
+    assert values["cxx"] == "clang++" and values["gcc.cxxflags"] == "-Wno-c++11-narrowing"
+    again = machine_record(home, generated.text, gpu=False, pygpu=False)
+    again["compilers"]["cxx_configured"] = rec["compilers"]["cxx_configured"]
+    assert narrowing(again).rejects is False
+    missing = machine_record(home, "[global]\ncxx = /opt/llvm/bin/clang++\n", gpu=False, pygpu=False)
+    missing["compilers"]["cxx_configured"] = {"setting": "/opt/llvm/bin/clang++", "source": str(home / ".theanorc"),
+                                              "found": False}
+    generated = generate(missing, effective_config(missing), str(home / ".theanorc"))
+    assert "cxx" not in {line.name for line in generated.lines}
+    assert "cxx is not set: Theano finds /usr/bin/g++ by itself" in generated.notes
+    # there, but its -v timed out: still the user's choice, kept
+    rec["compilers"]["cxx_configured"] = {"setting": "clang++", **CLANG_ON_PATH, "ok": False, "timed_out": True}
+    del rec["compilers"]["cxx_configured"]["is_clang"]
+    generated = generate(rec, effective_config(rec), str(home / ".theanorc"))
+    assert {line.name: line.value for line in generated.lines}["cxx"] == "clang++"
+    mac = _mac_record(Path("/Users/ann"), "[global]\ncxx = /usr/local/bin/g++-9\n", CONDA_CLANG)
+    mac["compilers"]["cxx_configured"] = {"setting": "/usr/local/bin/g++-9", "source": "/Users/ann/.theanorc",
+                                          "found": True, "ok": True, "path": "/usr/local/bin/g++-9", "version": "9.3.0"}
+    generated = generate(mac, effective_config(mac), "/Users/ann/.theanorc")
+    assert "cxx" not in {line.name for line in generated.lines}
+
+
 def test_a_per_host_compiledir_format_is_kept() -> None:
     # LD545's fix: ConfigParser cannot fill these keys, Theano reads the line raw and fills them
     line = "compiledir_%(short_platform)s-%(processor)s-%(python_version)s-%(python_bitwidth)s-%(hostname)s"

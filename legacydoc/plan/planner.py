@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any, Optional
 
 from legacydoc import readiness
+from legacydoc.cxxdialect import configured_facts
 from legacydoc.facts import get
 from legacydoc.i18n import N_, tr
 from legacydoc.plan.config import for_new_env, planned_config, with_pygpu_installed
@@ -604,6 +605,8 @@ def _compiler_steps(record: Mapping[str, Any], os_family: str, env_kind: str) ->
     cxx = readiness.theano_cxx(record)
     if (cxx or readiness.usable_gxx(record)) and not wrong_bits:
         return []
+    if configured_facts(record).get("configured_found") is True:
+        return []  # the config names a compiler of its own, which exists
     if cxx is None and not wrong_bits:
         return []  # not recorded, or g++ -v timed out: whether one is missing is unknown
     if os_family == "windows":

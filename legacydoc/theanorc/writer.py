@@ -224,14 +224,17 @@ def _generate(record: Mapping[str, Any], config: EffectiveConfig, target: Option
     notes: list[str] = []
     cxx_default = readiness.theano_cxx(record)
     other_gxx = readiness.usable_gxx(record)
-    compiler = bool(cxx_default) or bool(other_gxx)
+    own_cxx = _working_own_cxx(record, config)
+    compiler = bool(own_cxx) or bool(cxx_default) or bool(other_gxx)
     # Theano 0.8's working backend is the old one (its cuda backend was experimental).
     device, device_why = _gpu_decision(record, config, compiler)
     lines.append(Line("device", device, device_why))
     lines.append(Line("floatX", "float32",
                       "float32: what GPUs compute fast (Theano's default float64 is slow on them)"))
     lines.append(Line("mode", "FAST_RUN", "FAST_RUN: all graph optimisations (mode names are upper-case)"))
-    if cxx_default:
+    if own_cxx:
+        lines.append(Line("cxx", own_cxx[0], "your choice, kept: %s" % own_cxx[1]))
+    elif cxx_default:
         notes.append("cxx is not set: Theano finds %s by itself" % cxx_default)
     elif other_gxx:
         value = '"%s"' % other_gxx if machine.is_win32(record) and " " in other_gxx else other_gxx
@@ -261,6 +264,27 @@ def _generate(record: Mapping[str, Any], config: EffectiveConfig, target: Option
     lines = _with_narrowing_flag(record, lines, config, target, notes)
     lines = [line for line in lines if schema.get(line.name) is not None]
     return Generated(render(lines, config, target), lines, notes, dropped)
+
+
+def _working_own_cxx(record: Mapping[str, Any], config: EffectiveConfig) -> Optional[tuple[str, str]]:
+    """The cxx the user set, kept (their choice: a clang++, say), with what is known of it;
+    None for the default, an empty value, one that names nothing (LD426), and a non-clang++
+    on macOS."""
+    setting = config.get("cxx")
+    value = setting.value if setting is not None and not setting.is_default else None
+    if not value or not value.strip():
+        return None
+    if machine.family(record) == "darwin" and "clang++" not in value:
+        return None  # Theano 1.0.5 warns that only clang++ works on macOS (configdefaults.py warn_cxx)
+    probed = get(record, "compilers.cxx_configured")
+    if not isinstance(probed, Mapping) or probed.get("setting") != value:
+        return value, "%s, which was not looked for" % value
+    if probed.get("found") is False:
+        return None
+    if probed.get("ok") is True:
+        return value, "%s runs" % probed.get("path", value)
+    # there, but -v failed or timed out (or not looked for): the user's choice is not undone
+    return value, "%s, which did not answer -v" % probed.get("path", value)
 
 
 def _as_written(record: Mapping[str, Any], lines: list[Line], config: EffectiveConfig,
