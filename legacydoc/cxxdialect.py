@@ -233,6 +233,51 @@ def configured_facts(record: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+# The names Theano looks for in cxx before it adds the CPU's -march flags (cmodule.py
+# GCC_compiler.compile_args): rel-0.7 to 0.8.1 g++ and clang++; rel-0.8.2 adds clang-omp++;
+# rel-0.9.0beta1 to 1.0.5, and Theano-PyMC, add icpc.
+MARCH_NAMES = (
+    (parse_version("0.8.2"), ("g++", "clang++")),
+    (parse_version("0.9.0b1"), ("g++", "clang++", "clang-omp++")),
+    (None, ("g++", "clang++", "clang-omp++", "icpc")),
+)
+
+
+def _names_for(release: Any) -> Optional[tuple[str, ...]]:
+    for before, names in MARCH_NAMES:
+        if before is None or release < before:
+            return names
+    return None
+
+
+def march_skipped(record: Mapping[str, Any]) -> Optional[bool]:
+    """Does Theano leave out the -march flags it works out for this CPU, because cxx is
+    named like none of the compilers it knows ("OPTIMIZATION WARNING: your Theano flag
+    `cxx` seems not to be the g++ compiler")? None when the config, or the release where
+    it matters, is unknown. A -march in gcc.cxxflags is the user's own tuning: False."""
+    record = _with_config(record)
+    cxx_setting = effective_setting(record, "cxx")
+    flags_setting = effective_setting(record, "gcc.cxxflags")
+    if not cxx_setting or "value" not in cxx_setting or not flags_setting or "value" not in flags_setting:
+        return None
+    cxx = str(cxx_setting["value"])
+    if not cxx.strip():
+        return False  # no compiler: nothing is compiled
+    if any(t.startswith(("-march=", "--march=")) for t in str(flags_setting["value"]).split()):
+        return False
+    # Theano-PyMC's versions (1.0.x, 1.1.x) fall in the last generation like Theano 1.0's
+    release = parse_version(get(record, "packages.theano.version") or get(record, "packages.theano-pymc.version"))
+    generations = [_names_for(release)] if release is not None else [names for _before, names in MARCH_NAMES]
+    answers = {not any(name in cxx for name in names or ()) for names in generations}
+    return answers.pop() if len(answers) == 1 else None
+
+
+def march_facts(record: Mapping[str, Any]) -> dict[str, Any]:
+    """derived.cxx.march_skipped, absent when unknown."""
+    skipped = march_skipped(record)
+    return {} if skipped is None else {"march_skipped": skipped}
+
+
 def narrowing_facts(record: Mapping[str, Any]) -> dict[str, Any]:
     """derived.cxx.*: rejects_narrowing (absent when unknown), narrowing_compiler,
     narrowing_why, cxxflags_fix."""

@@ -22,7 +22,7 @@ from packaging.version import Version
 from legacydoc import knowledge, readiness
 from legacydoc.cachepaths import module_path_facts
 from legacydoc.configread import config_files_read
-from legacydoc.cxxdialect import configured_facts, narrowing_facts
+from legacydoc.cxxdialect import configured_facts, march_facts, narrowing_facts
 from legacydoc.facts import effective_setting, env_variable, get
 from legacydoc.factschema.kinds import is_int
 from legacydoc.i18n import tr
@@ -142,6 +142,8 @@ DERIVED: dict[str, str] = {
     "cxx.narrowing_why": "its dialect and where that comes from (-std=c++11, or LLVM clang's default); only "
                          "when it rejects",
     "cxx.cxxflags_fix": "gcc.cxxflags with -Wno-c++11-narrowing added, the rest kept",
+    "cxx.march_skipped": "cxx is named like none of the compilers Theano knows (g++, clang++, and per release "
+    "clang-omp++, icpc), so Theano leaves out the -march flags it works out for this CPU",
     "cxx.set_in_config": "a config file or THEANO_FLAGS sets cxx (a compiler, or empty for none): Theano's g++ "
     "default is not used",
     "cxx.configured_found": "the compiler that cxx setting names exists (by path, or on PATH for a bare name)",
@@ -1331,7 +1333,7 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
                                                                         gpus))))
     d.update(_flat("cudnn", cudnn_facts(facts, nvcc.get("version"))))
     d.update(_flat("gxx", compiler_facts(facts, nvcc.get("max_gcc"))))
-    d.update(_flat("cxx", {**configured_facts(facts), **narrowing_facts(facts)}))
+    d.update(_flat("cxx", {**configured_facts(facts), **march_facts(facts), **narrowing_facts(facts)}))
     d.update(_flat("msvc", msvc_facts(facts, nvcc.get("version"))))
     d.update(_flat("pygpu", _for_os(facts, lambda o: pygpu_facts(facts, release, era,
                                                                   driver_facts(facts, o).get("max_cuda"), o))))

@@ -10,7 +10,15 @@ from typing import Any, Optional
 
 import pytest
 
-from legacydoc.cxxdialect import configured_facts, flags_with_fix, narrowing, narrowing_facts, pymc3_adds_flag
+from legacydoc.cxxdialect import (
+    configured_facts,
+    flags_with_fix,
+    march_facts,
+    march_skipped,
+    narrowing,
+    narrowing_facts,
+    pymc3_adds_flag,
+)
 
 LLVM = {"path": "/opt/m/bin/clang++", "version": "10.0.0", "version_major": 10, "is_apple": False}
 LLVM5 = {"path": "/opt/m/bin/clang++", "version": "5.0.1", "version_major": 5, "is_apple": False}
@@ -188,3 +196,31 @@ def test_whether_cxx_is_set_is_known_only_from_the_whole_config_or_theanos_own_w
     # "g++ not detected" is printed only for Theano's default cxx (configdefaults.py)
     assert configured_facts({**linux(None, config=False), "log": {"ids": ["theano-gxx-not-detected"]}}) == {
         "set_in_config": False}
+
+
+@pytest.mark.parametrize("cxx, theano, skipped", [
+    ("/usr/bin/c++", "1.0.5", True),
+    ("/usr/bin/c++", None, True),  # no release knows c++
+    ("/opt/conda/bin/x86_64-conda-linux-gnu-c++", "1.1.2", True),
+    ("/opt/conda/bin/x86_64-conda_cos6-linux-gnu-g++", "1.0.5", False),
+    ("/usr/bin/g++-9", "0.7", False),
+    ("clang++", "0.8.0", False),
+    ("/usr/local/bin/clang-omp++", "0.8.1", True),  # rel-0.8.1 checks g++ and clang++ only
+    ("/usr/local/bin/clang-omp++", "0.8.2", False),
+    ("/usr/local/bin/clang-omp++", None, None),  # the releases disagree
+    ("/opt/intel/bin/icpc", "0.8.2", True),
+    ("/opt/intel/bin/icpc", "0.9.0", False),
+    ("", "1.0.5", False),  # no compiler: nothing compiled
+])
+def test_which_cxx_names_keep_theanos_march_flags(cxx: str, theano: Optional[str], skipped: Optional[bool]) -> None:
+    """The names at each release tag (rel-0.7/0.8.1, 0.8.2, 0.9.0beta1-1.0.5, Theano-PyMC 1.1.2)."""
+    rec = linux(None, flags="cxx=%s" % cxx)
+    rec["packages"]["theano"] = {"name": "Theano", **({"version": theano} if theano else {})}
+    assert march_skipped(rec) is skipped
+
+
+def test_march_skipped_needs_the_config_and_yields_to_the_users_own_march() -> None:
+    assert march_skipped(linux(None, flags="cxx=/usr/bin/c++,gcc.cxxflags=-O3 -march=haswell")) is False
+    assert march_skipped(linux(None, flags="cxx=/usr/bin/c++", config=False)) is None
+    assert march_facts(linux(None, flags="cxx=/usr/bin/c++")) == {"march_skipped": True}
+    assert march_facts(linux(None, flags="cxx=/usr/bin/c++", config=False)) == {}

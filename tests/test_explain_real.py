@@ -66,7 +66,7 @@ CASES = {
     "theano082-cnmem-true": (THEANO_082, "lib.cnmem=True", "theano-config-number-invalid", "LD513"),
     "theano105-preallocate-yes": (THEANO_105, "gpuarray.preallocate=yes", "theano-config-number-invalid", "LD513"),
     "theano105-vm-lazy-1": (THEANO_105, "vm.lazy=1", "theano-config-vm-lazy-invalid", "LD513"),
-    "theano105-cxx-not-gxx": (THEANO_105, "cxx=/usr/bin/c++", "theano-optimization-warning-cxx-not-gxx", "LD405"),
+    "theano105-cxx-not-gxx": (THEANO_105, "cxx=/usr/bin/c++", "theano-optimization-warning-cxx-not-gxx", "LD619"),
     "theano090-config-home": (THEANO_090, "home=/tmp/x", "theano-config-home-removed", "LD513"),
     "theano090-nvcc-flags-space": (THEANO_090, "nvcc.flags=-arch sm_52", "theano-config-nvcc-flags-space", "LD513"),
     "theano090-init-gpu-device-gpu0": (THEANO_090, "init_gpu_device=gpu0", "theano-cuda-init-gpu-device-without-device",
@@ -76,7 +76,7 @@ CASES = {
     "theanopymc112-cxxflags-fopenmp": (THEANO_PYMC_112, "gcc__cxxflags=-fopenmp", "theano-config-cxxflags-fopenmp",
                                        "LD513"),
     "theanopymc112-cxx-not-gxx": (THEANO_PYMC_112, "cxx=/usr/bin/c++", "theano-optimization-warning-cxx-not-gxx",
-                                  "LD405"),
+                                  "LD619"),
     "theano082-cxxflags-march": (THEANO_082, "gcc.cxxflags=-march=x86-64", "theano-cxxflags-march-set", "LD136"),
 }
 # run.py under an environment variable other than THEANO_FLAGS: recording -> (venv, the

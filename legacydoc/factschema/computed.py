@@ -38,7 +38,7 @@ DERIVED = Table({
                     "found": BOOL, "version_number": INT, "too_old_for_theano": BOOL,
                     "newer_than_theano": BOOL}),
     "cxx": Table({"rejects_narrowing": BOOL, "narrowing_compiler": STR, "narrowing_why": STR, "cxxflags_fix": STR,
-                  "set_in_config": BOOL, "configured_found": BOOL, "configured_path": STR}),
+                  "set_in_config": BOOL, "configured_found": BOOL, "configured_path": STR, "march_skipped": BOOL}),
     "gxx": Table({"found": BOOL, "found_from_log": STR, "count": INT, "gcc_major": INT, "too_new_for_nvcc": BOOL,
                   "newer_than_some_cuda": BOOL, "newest_cuda_rejecting": STR, "oldest_cuda_accepting": STR,
                   "too_new_for_nvcc_era_unknown": BOOL}),
