@@ -169,6 +169,10 @@ def test_a_cxx_of_the_users_own_that_runs_is_kept_one_that_names_nothing_is_not(
     generated = generate(missing, effective_config(missing), str(home / ".theanorc"))
     assert "cxx" not in {line.name for line in generated.lines}
     assert "cxx is not set: Theano finds /usr/bin/g++ by itself" in generated.notes
+    # never checked (a record without the probe): decided as before, from what was probed
+    unchecked = machine_record(home, "[global]\ncxx = clang++\n", gpu=False, pygpu=False)
+    generated = generate(unchecked, effective_config(unchecked), str(home / ".theanorc"))
+    assert "cxx" not in {line.name for line in generated.lines}
     # there, but its -v timed out: still the user's choice, kept
     rec["compilers"]["cxx_configured"] = {"setting": "clang++", **CLANG_ON_PATH, "ok": False, "timed_out": True}
     del rec["compilers"]["cxx_configured"]["is_clang"]

@@ -267,9 +267,9 @@ def _generate(record: Mapping[str, Any], config: EffectiveConfig, target: Option
 
 
 def _working_own_cxx(record: Mapping[str, Any], config: EffectiveConfig) -> Optional[tuple[str, str]]:
-    """The cxx the user set, kept (their choice: a clang++, say), with what is known of it;
-    None for the default, an empty value, one that names nothing (LD426), and a non-clang++
-    on macOS."""
+    """The cxx the user set, kept (their choice: a clang++, say) when the probe found the
+    compiler it names, with what is known of it; None for the default, an empty value, one
+    that names nothing (LD426) or was not checked, and a non-clang++ on macOS."""
     setting = config.get("cxx")
     value = setting.value if setting is not None and not setting.is_default else None
     if not value or not value.strip():
@@ -277,14 +277,13 @@ def _working_own_cxx(record: Mapping[str, Any], config: EffectiveConfig) -> Opti
     if machine.family(record) == "darwin" and "clang++" not in value:
         return None  # Theano 1.0.5 warns that only clang++ works on macOS (configdefaults.py warn_cxx)
     probed = get(record, "compilers.cxx_configured")
-    if not isinstance(probed, Mapping) or probed.get("setting") != value:
-        return value, "%s, which was not looked for" % value
-    if probed.get("found") is False:
-        return None
+    if not isinstance(probed, Mapping) or probed.get("setting") != value or probed.get("found") is not True:
+        return None  # not checked (an older record, a relative path) or not there (LD426): decided as for none
+    path = probed.get("path", value)
     if probed.get("ok") is True:
-        return value, "%s runs" % probed.get("path", value)
-    # there, but -v failed or timed out (or not looked for): the user's choice is not undone
-    return value, "%s, which did not answer -v" % probed.get("path", value)
+        return value, "%s runs" % path
+    # there, but -v failed or timed out: the user's choice is not undone on that alone
+    return value, "%s is there, though it did not answer -v" % path
 
 
 def _as_written(record: Mapping[str, Any], lines: list[Line], config: EffectiveConfig,
