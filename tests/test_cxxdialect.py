@@ -211,6 +211,10 @@ def test_whether_cxx_is_set_is_known_only_from_the_whole_config_or_theanos_own_w
     ("/opt/intel/bin/icpc", "0.8.2", True),
     ("/opt/intel/bin/icpc", "0.9.0", False),
     ("", "1.0.5", False),  # no compiler: nothing compiled
+    # development builds may already check the next release's names (icpc reached master at 0.9.0dev1)
+    ("/opt/intel/bin/icpc", "0.9.0.dev2", None),
+    ("/usr/local/bin/clang-omp++", "0.8.0.dev-0123abcd", None),
+    ("/usr/bin/c++", "0.9.0.dev2", True),
 ])
 def test_which_cxx_names_keep_theanos_march_flags(cxx: str, theano: Optional[str], skipped: Optional[bool]) -> None:
     """The names at each release tag (rel-0.7/0.8.1, 0.8.2, 0.9.0beta1-1.0.5, Theano-PyMC 1.1.2)."""
