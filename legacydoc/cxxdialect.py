@@ -67,17 +67,24 @@ def _major(version: Any) -> Optional[int]:
     return int(match.group(1)) if match else None
 
 
-def compiler_for(record: Mapping[str, Any], cxx: str) -> Optional[Compiler]:
-    """The probed compiler that the cxx value runs: the same path, or for a bare name the
-    first one on PATH of that name. None when the record has not probed it."""
-    configured = get(record, "compilers.cxx_configured")
-    if isinstance(configured, Mapping) and configured.get("setting") == cxx and configured.get("path"):
+def configured_entry(record: Mapping[str, Any], value: Any) -> Optional[Mapping[str, Any]]:
+    """The probe's compilers.cxx_configured entry when it is for this cxx value (the probe
+    ran before the config changed, or was given another one: then it is not)."""
+    entry = get(record, "compilers.cxx_configured")
+    return entry if isinstance(entry, Mapping) and entry.get("setting") == value else None
+
+
+def compiler_for(record: Mapping[str, Any], cxx: str, setting: Any = None) -> Optional[Compiler]:
+    """The probed compiler that the cxx value runs: the one the probe found for this
+    ``setting`` (cxx as written), else the same path, or for a bare name the first one on
+    PATH of that name. None when the record has not probed it."""
+    configured = configured_entry(record, setting)
+    candidates: list[tuple[Mapping[str, Any], bool]] = []
+    if configured is not None and configured.get("path"):
         # the compiler the setting names, probed as such: whatever else is on PATH
         if configured.get("ok") is not True:
             return None
         cxx = str(configured["path"])
-    candidates: list[tuple[Mapping[str, Any], bool]] = []
-    if isinstance(configured, Mapping) and configured.get("ok") and configured.get("path"):
         candidates.append((configured, False))
     clang = get(record, "compilers.clang")
     if isinstance(clang, Mapping) and clang.get("found") and clang.get("path"):
@@ -139,18 +146,27 @@ def narrowing(record: Mapping[str, Any]) -> Narrowing:
     return found
 
 
-def _narrowing(record: Mapping[str, Any]) -> Narrowing:
+def _cxx_and_flags(record: Mapping[str, Any]) -> Optional[tuple[str, str]]:
+    """cxx as written and gcc.cxxflags, as Theano's config gives them; None if either is
+    unknown (the config was not all read)."""
     cxx_setting = effective_setting(record, "cxx")
     flags_setting = effective_setting(record, "gcc.cxxflags")
     if not cxx_setting or "value" not in cxx_setting or not flags_setting or "value" not in flags_setting:
+        return None
+    return str(cxx_setting["value"]), str(flags_setting["value"])
+
+
+def _narrowing(record: Mapping[str, Any]) -> Narrowing:
+    known = _cxx_and_flags(record)
+    if known is None:
         return Narrowing(None)
-    cxx = str(cxx_setting["value"]).strip().strip('"')
+    cxx = known[0].strip().strip('"')
     if not cxx:
         return Narrowing(False, why="no C++ compiler: Theano compiles nothing")
-    compiler = compiler_for(record, cxx)
+    compiler = compiler_for(record, cxx, known[0])
     if compiler is None:
         return Narrowing(None, cxx)
-    tokens = str(flags_setting["value"]).split()
+    tokens = known[1].split()
     if not compiler.is_clang:
         # g++ warns; only its own -Wno-narrowing silences it, -Werror or -pedantic-errors make it an error
         if "-Wno-narrowing" in tokens:
@@ -223,8 +239,8 @@ def configured_facts(record: Mapping[str, Any]) -> dict[str, Any]:
     # set empty counts too: Theano then neither warns nor looks for g++ (cxx.is_default)
     explicit = setting.get("source", "default") != "default"
     out: dict[str, Any] = {"set_in_config": explicit}
-    configured = get(record, "compilers.cxx_configured")
-    if explicit and isinstance(configured, Mapping) and configured.get("setting") == setting["value"]:
+    configured = configured_entry(record, setting["value"]) if explicit else None
+    if configured is not None:
         found = configured.get("found")
         if isinstance(found, bool):
             out["configured_found"] = found
@@ -258,14 +274,13 @@ def march_skipped(record: Mapping[str, Any]) -> Optional[bool]:
     `cxx` seems not to be the g++ compiler")? None when the config, or the release where
     it matters, is unknown. A -march in gcc.cxxflags is the user's own tuning: False."""
     record = _with_config(record)
-    cxx_setting = effective_setting(record, "cxx")
-    flags_setting = effective_setting(record, "gcc.cxxflags")
-    if not cxx_setting or "value" not in cxx_setting or not flags_setting or "value" not in flags_setting:
+    known = _cxx_and_flags(record)
+    if known is None:
         return None
-    cxx = str(cxx_setting["value"])
+    cxx, flags = known
     if not cxx.strip():
         return False  # no compiler: nothing is compiled
-    if any(t.startswith(("-march=", "--march=")) for t in str(flags_setting["value"]).split()):
+    if any(t.startswith(("-march=", "--march=")) for t in flags.split()):
         return False
     # Theano-PyMC's versions (1.0.x, 1.1.x) fall in the last generation like Theano 1.0's
     text = str(get(record, "packages.theano.version") or get(record, "packages.theano-pymc.version") or "")

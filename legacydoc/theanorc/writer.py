@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any, Optional
 
 from legacydoc import __version__, readiness
-from legacydoc.cxxdialect import FLAG, narrowing, narrowing_facts
+from legacydoc.cxxdialect import FLAG, configured_entry, narrowing, narrowing_facts
 from legacydoc.facts import effective_setting, get
 from legacydoc.structs import field, struct
 from legacydoc.theanorc import machine
@@ -276,8 +276,8 @@ def _working_own_cxx(record: Mapping[str, Any], config: EffectiveConfig) -> Opti
         return None
     if machine.family(record) == "darwin" and "clang++" not in value:
         return None  # Theano 1.0.5 warns that only clang++ works on macOS (configdefaults.py warn_cxx)
-    probed = get(record, "compilers.cxx_configured")
-    if not isinstance(probed, Mapping) or probed.get("setting") != value or probed.get("found") is not True:
+    probed = configured_entry(record, value)
+    if probed is None or probed.get("found") is not True:
         return None  # not checked (an older record, a relative path) or not there (LD426): decided as for none
     path = probed.get("path", value)
     if probed.get("ok") is True:
