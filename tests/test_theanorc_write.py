@@ -185,6 +185,21 @@ def test_a_cxx_of_the_users_own_that_runs_is_kept_one_that_names_nothing_is_not(
     assert "cxx" not in {line.name for line in generated.lines}
 
 
+def test_approximate_gpu_math_is_not_carried_over() -> None:
+    # LD546 warns about nvcc.fastmath: the written file must not keep what check warns about,
+    # while the section's other options stay
+    old = "[global]\ndevice = gpu\n[nvcc]\nfastmath = True\nflags = -D_FORCE_INLINES\n"
+    rec = record(old, theano="0.8.2", pygpu=False)
+    generated = generate(rec, effective_config(rec), "/home/ann/.theanorc")
+    values = {line.name: line.value for line in generated.lines}
+    assert "nvcc.fastmath" not in values and values["nvcc.flags"] == "-D_FORCE_INLINES"
+    assert [d for d in generated.dropped if d.startswith("fastmath = True (line 4)") and "LD546" in d] != []
+    # set off, it is kept like any other option
+    rec = record(old.replace("True", "False"), theano="0.8.2", pygpu=False)
+    generated = generate(rec, effective_config(rec), "/home/ann/.theanorc")
+    assert {line.name: line.value for line in generated.lines}["nvcc.fastmath"] == "False"
+
+
 def test_a_per_host_compiledir_format_is_kept() -> None:
     # LD545's fix: ConfigParser cannot fill these keys, Theano reads the line raw and fills them
     line = "compiledir_%(short_platform)s-%(processor)s-%(python_version)s-%(python_bitwidth)s-%(hostname)s"

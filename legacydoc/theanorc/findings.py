@@ -55,6 +55,7 @@ KEY_OPTIONS = (
     "base_compiledir", "init_gpu_device", "force_device", "linker", "optimizer", "allow_gc",
     "dnn.base_path", "dnn.include_path", "dnn.library_path", "dnn.bin_path", "lib.cnmem",
     "experimental.unpickle_gpu_on_cpu", "warn_float64", "compiledir", "compiledir_format", "nvcc.flags",
+    "nvcc.fastmath",
     "gcc.cxxflags",
 )
 

@@ -27,6 +27,12 @@ from legacydoc.theanorc.validate import check_value
 DECIDED = ("device", "floatX", "mode", "cxx", "blas.ldflags", "cuda.root", "dnn.enabled", "dnn.include_path",
            "dnn.library_path", "dnn.bin_path", "dnn.base_path", "gpuarray.preallocate")
 
+# Values a written config never carries over, because a rule warns that they change results
+# (each with the reason the dropped line is reported with)
+NOT_KEPT = {
+    "nvcc.fastmath": (("True", "true", "1"), "makes every GPU op's math approximate, NaN-prone (LD546)"),
+}
+
 
 @struct
 class Line:
@@ -188,6 +194,10 @@ def _kept(config: EffectiveConfig, target: Optional[str],
                 why = setting.check.message or ("ConfigParser cannot fill its %(...)s names" if interpolation_failed
                                                 else "spans several lines")
                 dropped.append("%s (line %d): %s" % (text, entry.line, why))
+                continue
+            lossy = NOT_KEPT.get(name)
+            if lossy is not None and entry.value.strip() in lossy[0]:
+                dropped.append("%s (line %d): %s" % (text, entry.line, lossy[1]))
                 continue
             problem = flagged.get((source.path, entry.line))
             if problem is not None:
