@@ -36,6 +36,10 @@ THEANO_104_PY39 = ("3.9", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.4"])
 THEANO_104_PY310 = ("3.10", ["numpy==1.21.6", "scipy==1.7.3", "Theano==1.0.4"])
 # pyparsing pinned: the newest needs Python 3.9, and Python 3.6's pip would not know
 THEANO_082_PYDOT_123 = ("3.6", ["numpy==1.13.3", "scipy==1.0.1", "Theano==0.8.2", "pyparsing==2.4.7", "pydot==1.2.3"])
+# PyMC3 3.5 on Python 3.6, its dependencies pinned to releases that still support 3.6
+PYMC3_35 = ("3.6", ["numpy==1.16.6", "scipy==1.2.3", "Theano==1.0.5", "pymc3==3.5", "pandas==0.25.3", "h5py==2.10.0",
+                    "tqdm==4.64.1", "patsy==0.5.3", "joblib==0.14.1", "python-dateutil==2.8.2", "pytz==2023.3",
+                    "six==1.16.0", "importlib-resources==5.4.0", "zipp==3.6.0"])
 
 # recording -> (venv, THEANO_FLAGS, the message it must be recognised as, the rule it points at)
 CASES = {
@@ -95,6 +99,8 @@ PIP_CASES = {
 # Recorded from a script of its own (see the README); RERUN_SCRIPTS says which the legacy
 # test runs again.
 SCRIPT_CASES = {
+    # the sequential run's message names no rule: check is quiet about it
+    "pymc35-parallel-and-sequential-sampling": ("pymc3-multiprocess-sampling", "LD218"),
     "theano090-name-added-later": ("theano-name-added-after-release", "LD121"),
     "theano082-keyword-added-later": ("theano-keyword-added-after-release", "LD121"),
     "theano082-module-added-later": ("theano-module-added-after-release", "LD121"),
@@ -175,6 +181,7 @@ THEANORC_CASES = {
 }
 # Recordings of a script in real_logs/scripts/ -> (venv, script): re-run by the legacy test.
 RERUN_SCRIPTS = {
+    "pymc35-parallel-and-sequential-sampling": (PYMC3_35, "pymc_chains.py"),
     "theano105-unpickle-gpuarray-no-pygpu": (THEANO_105, "gpuarray_pickle.py"),
     "theano090-unpickle-cudandarray-no-cuda": (THEANO_090, "cudandarray_pickle.py"),
     "theano105-py2_print": (THEANO_105, "py2_print.py.txt"),
@@ -209,7 +216,7 @@ RERUN_SCRIPTS = {
     "theanopymc112-old-config-api": (THEANO_PYMC_112, "pymc_old_config_api.py"),
 }
 # Re-run scripts that exit 0 (the damage they show is repaired by Theano itself).
-RERUN_EXIT = {"theano105-cache-truncated-key": 0}
+RERUN_EXIT = {"theano105-cache-truncated-key": 0, "pymc35-parallel-and-sequential-sampling": 0}
 # The Theano its finding says to install, under which the same script runs: a newer one for
 # code written for a newer Theano (LD121), the last that had the API for older code (LD165).
 FIXED_BY_RELEASE = {"theano082-keyword-added-later": THEANO_105, "theano082-module-added-later": THEANO_105,
