@@ -202,6 +202,17 @@ def test_a_healthy_gpu_machine_keeps_device_cuda() -> None:
     assert not any(s.manual for s in plan.steps)
 
 
+def test_a_gpu_plan_for_pymc3_says_its_chains_need_cores_1() -> None:
+    # LD218 warns about parallel chains on the GPU: the plan that writes device=cuda says so
+    note = "cannot use the GPU this config opens"
+    plan = make_plan(with_package(load(HEALTHY), "pymc3", "3.11.6"))
+    assert plan.device == "cuda" and [n for n in plan.notes if note in n and "cores=1" in n] != []
+    assert not any(note in n for n in make_plan(load(HEALTHY)).notes)
+    cpu = load(HEALTHY)
+    cpu.pop("gpu")
+    assert not any(note in n for n in make_plan(with_package(cpu, "pymc3", "3.11.6")).notes)
+
+
 def test_unknown_gpu_is_not_called_absent() -> None:
     record = load(HEALTHY)
     for table in ("gpu",):

@@ -473,6 +473,11 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
         config = planned_config(for_new_env(record, env_kind, with_pygpu))
     device, theanorc = config.device, config.text
     notes += config.notes
+    if device in ("cuda", "gpu") and (pymc or _recorded(record, "pymc3")):
+        # LD218 would warn about the config this plan writes: say it here, once
+        notes.append(tr("PyMC3 samples its chains in worker processes, which cannot use the GPU this config opens: "
+                        "on the GPU call pm.sample(..., cores=1); for parallel chains run the sampling with "
+                        "THEANO_FLAGS=device=cpu (LD218)"))
     steps = _env_steps(choice.python, keep, env_kind, os_family)
     other = "Theano" if pymc else "Theano-PyMC"
     both = keep and _recorded(record, other.lower())
