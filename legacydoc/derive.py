@@ -27,6 +27,7 @@ from legacydoc.facts import effective_setting, env_variable, get
 from legacydoc.factschema.kinds import is_int
 from legacydoc.i18n import tr
 from legacydoc.kerasconfig import keras_facts
+from legacydoc.pymc3chains import pymc3_facts
 from legacydoc.pythonbuild import python_build_facts
 from legacydoc.sharedcache import shared_cache_facts
 from legacydoc.theanorc.validate import BOOL_TRUE
@@ -193,6 +194,8 @@ DERIVED: dict[str, str] = {
     "keras.layout": "channels_first | channels_last: the image layout Keras uses (keras.json or its default)",
     "keras.layout_source": "image_data_format | image_dim_ordering | default",
     "keras.config_path": "the keras.json the installed Keras reads",
+    "pymc3.parallel_chains": "pm.sample() runs its chains in worker processes (PyMC3 3.3+ with several cores, or the "
+    "log's 'Multiprocess sampling'); false: in this process (absent when unknown)",
     "python.theano_dir_on_pythonpath": "the PYTHONPATH entry that is Theano's package folder itself (empty: none is)",
     "python.libpython_link": "shared | static | outside (none in Theano's folders): what ld takes for the -lpython "
                              "Theano links every module with (Linux)",
@@ -1353,6 +1356,7 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
         if ignored is not None:
             d["theano.cnmem_ignored"] = ignored
     d.update(_flat("keras", keras_facts(facts)))
+    d.update(_flat("pymc3", pymc3_facts(facts)))
     on_pythonpath = theano_dir_on_pythonpath(facts)
     if on_pythonpath is not None:
         d["python.theano_dir_on_pythonpath"] = on_pythonpath

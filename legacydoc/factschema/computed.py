@@ -59,6 +59,7 @@ DERIVED = Table({
                   "numpy_recorded_accepts_module": BOOL}),
     "keras": Table({"backend": STR, "backend_source": STR, "layout": STR, "layout_source": STR,
                     "config_path": STR}),
+    "pymc3": Table({"parallel_chains": BOOL}),
     "python": Table({"theano_dir_on_pythonpath": STR, "shadowed_packages": list_of(STR), "libpython_link": STR,
                      "libpython_file": STR, "headers_ok": BOOL, "headers_missing": STR,
                      "headers_elsewhere": BOOL, "short_version": STR}),

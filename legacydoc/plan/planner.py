@@ -24,6 +24,7 @@ from legacydoc.i18n import N_, tr
 from legacydoc.plan.config import for_new_env, planned_config, with_pygpu_installed
 from legacydoc.plan.project import DOWNSAMPLE, GONE_AFTER_08, GONE_AFTER_09, OLD_BACKEND, ProjectScan
 from legacydoc.plan.wheels import Wheels, admits
+from legacydoc.pymc3chains import parallel_chains
 from legacydoc.structs import asdict, field, struct
 from legacydoc.theanorc import machine
 
@@ -473,7 +474,7 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
         config = planned_config(for_new_env(record, env_kind, with_pygpu))
     device, theanorc = config.device, config.text
     notes += config.notes
-    if device in ("cuda", "gpu") and (pymc or _recorded(record, "pymc3")):
+    if device in ("cuda", "gpu") and (pymc or _recorded(record, "pymc3")) and parallel_chains(record) is not False:
         # LD218 would warn about the config this plan writes: say it here, once
         notes.append(tr("PyMC3 samples its chains in worker processes, which cannot use the GPU this config opens: "
                         "on the GPU call pm.sample(..., cores=1); for parallel chains run the sampling with "

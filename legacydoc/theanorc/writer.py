@@ -30,7 +30,8 @@ DECIDED = ("device", "floatX", "mode", "cxx", "blas.ldflags", "cuda.root", "dnn.
 # Values a written config never carries over, because a rule warns that they change results
 # (each with the reason the dropped line is reported with)
 NOT_KEPT = {
-    "nvcc.fastmath": (("True", "true", "1"), "makes every GPU op's math approximate, NaN-prone (LD546)"),
+    "nvcc.fastmath": (("True", "true", "1"),
+                      "asks nvcc for approximate GPU math (--use_fast_math) on the old back-end, NaN-prone (LD546)"),
 }
 
 
