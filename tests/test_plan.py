@@ -211,6 +211,19 @@ def test_a_gpu_plan_for_pymc3_says_its_chains_need_cores_1() -> None:
     cpu = load(HEALTHY)
     cpu.pop("gpu")
     assert not any(note in n for n in make_plan(with_package(cpu, "pymc3", "3.11.6")).notes)
+    # one core: PyMC3 samples in this process
+    single = with_package(load(HEALTHY), "pymc3", "3.11.6")
+    single["system"]["logical_cores"] = 1
+    assert not any(note in n for n in make_plan(single).notes)
+
+
+def test_a_gpu_plan_that_brings_pymc3_for_the_project_says_it_too(tmp_path: Path) -> None:
+    # every installed package is listed and PyMC3 is not among them: the plan installs it
+    record = load(HEALTHY)
+    assert "pymc3" not in record["packages"]["found"]
+    plan = make_plan(record, project_mod.scan(write_project(tmp_path, {"model.py": "import pymc3 as pm\n"})))
+    assert plan.packages.get("pymc3") == "==3.11.6" and plan.device == "cuda"
+    assert [n for n in plan.notes if "cannot use the GPU this config opens" in n] != []
 
 
 def test_unknown_gpu_is_not_called_absent() -> None:

@@ -474,7 +474,10 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
         config = planned_config(for_new_env(record, env_kind, with_pygpu))
     device, theanorc = config.device, config.text
     notes += config.notes
-    if device in ("cuda", "gpu") and (pymc or _recorded(record, "pymc3")) and parallel_chains(record) is not False:
+    # the PyMC3 the plan installs, else the one recorded
+    planned_pymc3 = {"pymc3": {"name": "pymc3", "version": packages.get("pymc3", "==3.11.6").lstrip("=")}}
+    sampled = {**record, "packages": {**(get(record, "packages") or {}), **planned_pymc3}} if pymc else record
+    if device in ("cuda", "gpu") and (pymc or _recorded(record, "pymc3")) and parallel_chains(sampled) is not False:
         # LD218 would warn about the config this plan writes: say it here, once
         notes.append(tr("PyMC3 samples its chains in worker processes, which cannot use the GPU this config opens: "
                         "on the GPU call pm.sample(..., cores=1); for parallel chains run the sampling with "
