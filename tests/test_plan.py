@@ -224,6 +224,11 @@ def test_a_gpu_plan_that_brings_pymc3_for_the_project_says_it_too(tmp_path: Path
     plan = make_plan(record, project_mod.scan(write_project(tmp_path, {"model.py": "import pymc3 as pm\n"})))
     assert plan.packages.get("pymc3") == "==3.11.6" and plan.device == "cuda"
     assert [n for n in plan.notes if "cannot use the GPU this config opens" in n] != []
+    # a project pinning an older PyMC3 (parallel by default from 3.3) on Theano 1.0.5
+    root = write_project(tmp_path / "pinned", {"model.py": "import pymc3 as pm\n", "requirements.txt": "pymc3==3.5\n"})
+    plan = make_plan(record, project_mod.scan(root))
+    assert "pymc3" not in plan.packages and plan.device == "cuda"
+    assert [n for n in plan.notes if "cannot use the GPU this config opens" in n] != []
 
 
 def test_unknown_gpu_is_not_called_absent() -> None:

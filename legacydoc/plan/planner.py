@@ -381,6 +381,24 @@ def _target_key(target: Mapping[str, Any]) -> str:
     return "%s==%s" % (target["dist"], target["version"])
 
 
+def _with_the_pymc3_sampled(record: Mapping[str, Any], project: Optional[ProjectScan],
+                            planned: Optional[str]) -> Optional[Mapping[str, Any]]:
+    """The record as PyMC3 will sample under the plan (for LD218's note): with the PyMC3 the
+    plan installs, else the one recorded, else the one the project pins or imports (its
+    version then as pinned, or unknown); None when nothing uses PyMC3."""
+    if planned is None and _recorded(record, "pymc3"):
+        return record
+    if planned is not None:
+        version: Optional[str] = planned.lstrip("=")
+    elif project is not None and ("pymc3" in project.frameworks() or project.pin("pymc3")):
+        pin = project.pin("pymc3")
+        version = pin.spec[2:] if pin is not None and pin.spec.startswith("==") else None
+    else:
+        return None
+    entry = {"name": "pymc3", **({"version": version} if version else {})}
+    return {**record, "packages": {**(get(record, "packages") or {}), "pymc3": entry}}
+
+
 def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
               wheels: Optional[Wheels] = None) -> Plan:
     """The plan for these facts (and this project). Raises PlanError when none is possible."""
@@ -474,10 +492,8 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
         config = planned_config(for_new_env(record, env_kind, with_pygpu))
     device, theanorc = config.device, config.text
     notes += config.notes
-    # the PyMC3 the plan installs, else the one recorded
-    planned_pymc3 = {"pymc3": {"name": "pymc3", "version": packages.get("pymc3", "==3.11.6").lstrip("=")}}
-    sampled = {**record, "packages": {**(get(record, "packages") or {}), **planned_pymc3}} if pymc else record
-    if device in ("cuda", "gpu") and (pymc or _recorded(record, "pymc3")) and parallel_chains(sampled) is not False:
+    sampled = _with_the_pymc3_sampled(record, project, packages.get("pymc3") if pymc else None)
+    if device in ("cuda", "gpu") and sampled is not None and parallel_chains(sampled) is not False:
         # LD218 would warn about the config this plan writes: say it here, once
         notes.append(tr("PyMC3 samples its chains in worker processes, which cannot use the GPU this config opens: "
                         "on the GPU call pm.sample(..., cores=1); for parallel chains run the sampling with "
