@@ -11,6 +11,7 @@ from typing import Any, Optional
 
 from packaging.version import Version
 
+from legacydoc.engine.evaluation import truth
 from legacydoc.facts import get
 from legacydoc.factschema.kinds import is_int
 from legacydoc.versions import parse_version
@@ -31,8 +32,9 @@ def parallel_chains(facts: Mapping[str, Any]) -> Optional[bool]:
             return False
     entry = get(facts, "packages.pymc3")
     if not isinstance(entry, Mapping):
-        # absent only where the probe listed every package it found
-        return False if isinstance(get(facts, "packages.found"), list) else None
+        # absent only as the rules read absence: the probe listed its packages and watched for PyMC3
+        installed = truth({"fact": "packages.pymc3", "exists": True}, facts)
+        return None if installed is None else bool(installed)
     version = parse_version(entry.get("version"))
     if version is None:
         return None

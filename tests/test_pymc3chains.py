@@ -40,6 +40,8 @@ def record(pymc3: Optional[str] = "3.5", cores: Optional[int] = 8, ids: Optional
     # not installed: known only where every package was listed
     (record(pymc3=None), None),
     (record(pymc3=None, listed=True), False),
+    # listed, but by a probe that did not look for PyMC3
+    ({**record(pymc3=None, listed=True), "packages": {"found": [], "watched": ["theano", "numpy"]}}, None),
     # the run's own log decides, whatever the release and cores
     (record(pymc3="3.2", cores=1, ids=["pymc3-multiprocess-sampling"]), True),
     (record(ids=["pymc3-sequential-sampling"]), False),

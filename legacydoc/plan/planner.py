@@ -180,12 +180,17 @@ def _lacks(project: Optional[ProjectScan], release: str) -> str:
     return "%s at %s" % (found[0].name, found[0].where) if found else ""
 
 
+def _project_uses_pymc3(project: Optional[ProjectScan]) -> bool:
+    """The project imports PyMC3 or pins it."""
+    return project is not None and ("pymc3" in project.frameworks() or project.pin("pymc3") is not None)
+
+
 def choose_target(record: Mapping[str, Any], project: Optional[ProjectScan]) -> tuple[str, str]:
     """(target key, why)."""
     # installed is enough: a PyMC3 of unrecorded version is still PyMC3 (the plan pins 3.11.6)
     pymc = _recorded(record, "pymc3")
     pymc_pin = project.pin("pymc3") if project else None
-    uses_pymc = pymc or (project and ("pymc3" in project.frameworks() or pymc_pin))
+    uses_pymc = pymc or _project_uses_pymc3(project)
     lasagne_01 = (_version_of(record, "lasagne") or "").startswith("0.1") or bool(
         project and project.pin("Lasagne") and admits(project.pin("Lasagne").spec or "", "0.1")  # type: ignore[union-attr]
         and project.pin("Lasagne").spec)  # type: ignore[union-attr]
@@ -390,7 +395,7 @@ def _with_the_pymc3_sampled(record: Mapping[str, Any], project: Optional[Project
         return record
     if planned is not None:
         version: Optional[str] = planned.lstrip("=")
-    elif project is not None and ("pymc3" in project.frameworks() or project.pin("pymc3")):
+    elif project is not None and _project_uses_pymc3(project):
         pin = project.pin("pymc3")
         version = pin.spec[2:] if pin is not None and pin.spec.startswith("==") else None
     else:

@@ -22,7 +22,7 @@ from legacydoc.structs import field, struct
 from legacydoc.theanorc import machine
 from legacydoc.theanorc.effective import EffectiveConfig
 from legacydoc.theanorc.schema import canonical_name, is_compiledir_format
-from legacydoc.theanorc.validate import check_value
+from legacydoc.theanorc.validate import BOOL_TRUE, check_value
 
 DECIDED = ("device", "floatX", "mode", "cxx", "blas.ldflags", "cuda.root", "dnn.enabled", "dnn.include_path",
            "dnn.library_path", "dnn.bin_path", "dnn.base_path", "gpuarray.preallocate")
@@ -30,7 +30,7 @@ DECIDED = ("device", "floatX", "mode", "cxx", "blas.ldflags", "cuda.root", "dnn.
 # Values a written config never carries over, because a rule warns that they change results
 # (each with the reason the dropped line is reported with)
 NOT_KEPT = {
-    "nvcc.fastmath": (("True", "true", "1"),
+    "nvcc.fastmath": (BOOL_TRUE,
                       "asks nvcc for approximate GPU math (--use_fast_math) on the old back-end, NaN-prone (LD546)"),
 }
 
