@@ -288,6 +288,8 @@ def run_check(record: Mapping[str, Any], rules: Sequence[Rule], source: str = "t
         facts["project"] = {"python2_pickles": list(project.py2_pickles),
                             "downsample": project.uses(DOWNSAMPLE) or "",
                             **api_gaps(project.theano_api_uses(), facts, tables()["theano_api"].data)}
+        if project.gpu_only:  # none found is not none there: an import in a function is not looked at
+            facts["project"]["gpu_only"] = project.gpu_only
     plan, plan_error = None, ""
     try:
         # The plan first: the rules' fixes quote its pins, so no finding proposes another.

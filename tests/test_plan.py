@@ -231,6 +231,44 @@ def test_a_gpu_plan_that_brings_pymc3_for_the_project_says_it_too(tmp_path: Path
     assert [n for n in plan.notes if "cannot use the GPU this config opens" in n] != []
 
 
+def test_gpu_only_lasagne_layers_are_found_where_they_always_run(tmp_path: Path) -> None:
+    """project.gpu_only (LD172): a module-level import of lasagne.layers.dnn, cuda_convnet or
+    corrmm, in every spelling; one inside a try, an if or a function may be the project's
+    CPU fallback, and a vendored copy is not the project's code."""
+    for files, found in (
+            ({"net.py": "import lasagne\nfrom lasagne.layers import dnn\n"}, "lasagne.layers.dnn (net.py:2)"),
+            ({"net.py": "from lasagne.layers.dnn import Conv2DDNNLayer as Conv\n"}, "lasagne.layers.dnn (net.py:1)"),
+            ({"net.py": "import lasagne.layers.cuda_convnet\n"}, "lasagne.layers.cuda_convnet (net.py:1)"),
+            ({"a/net.py": "x = 1\nfrom lasagne.layers import Conv2DLayer, corrmm\n"}, "lasagne.layers.corrmm (a/net.py:2)"),
+            # Python 2 code, which Python 3 cannot parse: an unindented line
+            ({"old.py": "print 'net'\nfrom lasagne.layers import cuda_convnet\n"}, "lasagne.layers.cuda_convnet (old.py:2)"),
+            ({"net.py": "try:\n    from lasagne.layers.dnn import Conv2DDNNLayer as Conv\n"
+                        "except ImportError:\n    from lasagne.layers import Conv2DLayer as Conv\n"}, ""),
+            ({"net.py": "import theano\nif theano.config.device.startswith('gpu'):\n    from lasagne.layers import dnn\n"}, ""),
+            ({"net.py": "def build():\n    from lasagne.layers import dnn\n    return dnn\n"}, ""),
+            ({"old.py": "print 'net'\ntry:\n    from lasagne.layers import dnn\nexcept ImportError:\n    pass\n"}, ""),
+            # a blank line above an indented import is not the import's own line
+            ({"old.py": "print 'net'\ntry:\n\n    from lasagne.layers import dnn\nexcept ImportError:\n    pass\n"}, ""),
+            ({"old.py": "print 'net'\n\n\nfrom lasagne.layers import dnn\n"}, "lasagne.layers.dnn (old.py:4)"),
+            ({"net.py": "if __name__ == '__main__':\n    from lasagne.layers import dnn\n"}, ""),
+            ({"third_party/lasagne_extra.py": "from lasagne.layers import dnn\n"}, ""),
+            ({"net.py": "from lasagne.layers import Conv2DLayer, MaxPool2DLayer\nimport dnn_utils\n"}, "")):
+        assert project_mod.scan(write_project(tmp_path / str(abs(hash(str(files)))), files)).gpu_only == found, files
+
+
+def test_a_cpu_plan_for_gpu_only_layers_says_they_cannot_run(tmp_path: Path) -> None:
+    # LD172 would find the device=cpu config the plan writes refused by the project's code
+    note = "cannot run: use lasagne.layers.Conv2DLayer"
+    record = load(HEALTHY)
+    record.pop("gpu")
+    project = project_mod.scan(write_project(tmp_path / "p", {"net.py": "from lasagne.layers import dnn\n"}))
+    plan = make_plan(record, project)
+    assert plan.device == "cpu" and [n for n in plan.notes if note in n and "net.py:1" in n] != []
+    # on the GPU they run: no note
+    gpu = make_plan(load(HEALTHY), project)
+    assert gpu.device == "cuda" and not any(note in n for n in gpu.notes)
+
+
 def test_unknown_gpu_is_not_called_absent() -> None:
     record = load(HEALTHY)
     for table in ("gpu",):

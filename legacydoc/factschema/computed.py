@@ -71,6 +71,9 @@ PLAN = Table({"python": STR, "new_env": BOOL, "theano": STR, "device": STR, "num
 # What check --project found in the project folder (legacydoc/plan/project.py); paths are
 # relative to it. Absent when no project was scanned.
 PROJECT = Table({"python2_pickles": list_of(STR), "downsample": STR,
+                 # "lasagne.layers.dnn (net.py:3)": the first import of a Lasagne layer module
+                 # that needs a GPU, outside any try, if or function; absent when none was found
+                 "gpu_only": STR,
                  # uses of Theano's API the installed release lacks (legacydoc/theanoapi.py):
                  # "theano.tensor.nnet.relu (net.py:12)"; absent when there is none, or the
                  # release is one the table does not speak for

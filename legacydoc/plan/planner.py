@@ -503,6 +503,11 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
         notes.append(tr("PyMC3 samples its chains in worker processes, which cannot use the GPU this config opens: "
                         "on the GPU call pm.sample(..., cores=1); for parallel chains run the sampling with "
                         "THEANO_FLAGS=device=cpu (LD218)"))
+    if device == "cpu" and project is not None and project.gpu_only:
+        # LD172 would find the config this plan writes refused by the code: say it here, once
+        notes.append(tr("this config runs Theano on the CPU, where the project's %s cannot run: use "
+                        "lasagne.layers.Conv2DLayer and MaxPool2DLayer instead of the dnn, cuda_convnet or corrmm "
+                        "layers (LD172)") % project.gpu_only)
     steps = _env_steps(choice.python, keep, env_kind, os_family)
     other = "Theano" if pymc else "Theano-PyMC"
     both = keep and _recorded(record, other.lower())

@@ -33,6 +33,10 @@ SKIP_DIRS = {"node_modules", "site-packages", "__pycache__", "build", "dist", "v
 # Modules whose import decides the plan (matched on the dotted name's start).
 OLD_BACKEND = ("theano.sandbox.cuda",)
 DOWNSAMPLE = ("theano.tensor.signal.downsample",)
+# Lasagne's layer modules that raise ImportError unless Theano has a GPU: Lasagne 0.1 when
+# device does not start with "gpu", master when no GPU back-end (for cuda_convnet: the old
+# one) is active (LD172).
+GPU_ONLY_LAYERS = ("lasagne.layers.cuda_convnet", "lasagne.layers.dnn", "lasagne.layers.corrmm")
 # Theano modules and names removed later (LD165; tools/theano_api_added.py reads them at the
 # tags): 0.9.0 is the last release with the first, 0.8.2 with the second.
 GONE_AFTER_09 = ("theano.compat.six", "theano.tensor.nnet.Conv3D", "theano.tensor.nnet.ConvGrad3D",
@@ -89,6 +93,7 @@ class ProjectScan:
     keras_json_path: str = ""
     py2_pickles: list[str] = field(default_factory=list)  # Python 2 pickles Python 3 cannot read as they are
     scipy_misc_images: str = ""  # "scipy.misc.imread (file:line)": its first use of one of them
+    gpu_only: str = ""  # "lasagne.layers.dnn (file:line)": its first unconditional import of one
     # (module, name, kind) of each use of Theano's API (legacydoc/plan/theano_uses.py) -> first file:line
     theano_uses: dict[tuple[str, str, str], str] = field(default_factory=dict)
     # Scan state: Python 2 imports found so far, kept only if no module of the project's own
@@ -130,7 +135,7 @@ class ProjectScan:
             "frameworks": self.frameworks(), "python2_only": self.py2_only[:LISTED],
             "pins": [{"name": p.name, "spec": p.spec, "url": p.url, "where": p.where} for p in self.pins],
             "keras_json": self.keras_json or {}, "python2_pickles": self.py2_pickles,
-            "scipy_misc_images": self.scipy_misc_images,
+            "scipy_misc_images": self.scipy_misc_images, "gpu_only": self.gpu_only,
             "unreadable": self.unreadable,
         }
 
@@ -182,7 +187,8 @@ def _imports_ast(tree: ast.AST) -> Iterator[tuple[str, int]]:
 def _imports_regex(text: str) -> Iterator[tuple[str, int]]:
     lines = _LineCounter(text)
     for match in _IMPORT_RE.finditer(text):
-        line = lines.at(match.start())
+        # ^\s* also takes the blank lines above: count from the keyword
+        line = lines.at(match.start() + len(match.group(0)) - len(match.group(0).lstrip()))
         if match.group(1):
             yield match.group(1), line
             for name in re.split(r"[,\s()]+", match.group(2)):
@@ -311,6 +317,10 @@ def _scan_python(text: str, scan: ProjectScan, rel: str) -> None:
             if len(scan.theano_uses) >= MAX_THEANO_USES:
                 break
             scan.theano_uses.setdefault((module, name, kind), "%s:%d" % (rel, line))
+    if not scan.gpu_only and not vendored:
+        gpu_only = _gpu_only_import(tree if isinstance(tree, ast.Module) else None, text)
+        if gpu_only is not None:
+            scan.gpu_only = "%s (%s:%d)" % (gpu_only[1], rel, gpu_only[0])
     if images is not None:
         scan.scipy_misc_images = "scipy.misc.%s (%s:%d)" % (images[1], rel, images[0])
     for module, line in found:
@@ -375,6 +385,28 @@ def _scan_environment(text: str, scan: ProjectScan, rel: str) -> None:
             pin = _requirement(name + ("==" + version if version and "*" not in version else ""), where)
         if pin:
             scan.pins.append(pin)
+
+
+def _gpu_only_import(tree: Optional[ast.Module], text: str) -> Optional[tuple[int, str]]:
+    """(line, module) of the first import of a GPU-only Lasagne layer module that runs
+    whenever the file does: a statement of the module's own body, not one inside a try,
+    an if or a function, which may be the project's CPU fallback. Without a syntax tree
+    (Python 2 code), an unindented import line."""
+    found: list[tuple[int, str]] = []
+    if tree is not None:
+        for node in tree.body:
+            if isinstance(node, ast.Import):
+                found += [(node.lineno, alias.name) for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                found.append((node.lineno, node.module))
+                found += [(node.lineno, "%s.%s" % (node.module, alias.name)) for alias in node.names]
+    else:
+        lines = text.split("\n")
+        found = [(line, module) for module, line in _imports_regex(text)
+                 if line <= len(lines) and lines[line - 1][:1] not in (" ", "\t")]
+    hits = sorted((line, module) for line, module in found
+                  if any(module == p or module.startswith(p + ".") for p in GPU_ONLY_LAYERS))
+    return hits[0] if hits else None
 
 
 def scan(root: Path) -> ProjectScan:
