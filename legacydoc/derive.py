@@ -58,6 +58,7 @@ DERIVED: dict[str, str] = {
     "theano.gpu_unpinned": "device is plain cuda or gpu (no index) and more than one GPU is visible: "
     "every process opens the first GPU that accepts it",
     "theano.runs_on": "cpu | gpu | unknown: where Theano would really run (legacydoc.readiness)",
+    "theano.on_cpu": "Theano would run on the CPU (false: on the GPU); absent when that is unknown",
     "theano.cpu_reasons": "why it would not run on the GPU (from recorded facts only)",
     "theano.unknown_reasons": "what the record does not say that the GPU backend needs",
     "blas.ldflags_set": "blas.ldflags is set explicitly (file or THEANO_FLAGS), even to empty",
@@ -1024,6 +1025,8 @@ def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[
                 out["config_not_used"] = unused
     decision = readiness.gpu_decision(facts, device, theano_version, blockers=blockers)
     out["runs_on"] = decision.runs_on
+    if decision.runs_on in ("cpu", "gpu"):  # left out when unknown: a rule reading it stays undecided
+        out["on_cpu"] = decision.runs_on == "cpu"
     if decision.reasons:
         out["cpu_reasons"] = decision.reasons
     if decision.unknown:

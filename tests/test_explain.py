@@ -394,6 +394,26 @@ def test_with_facts_each_cause_is_confirmed_ruled_out_or_unknown() -> None:
     assert proc.returncode == 0 and b"Confirmed by the facts: LD116" in proc.stdout
 
 
+def test_where_theano_runs_unknown_leaves_ld602_unknown_not_ruled_out() -> None:
+    """derived.theano.runs_on is "unknown" without the config: LD602 (Theano would run on
+    the CPU) must then be undecided, not ruled out as if the record said the GPU."""
+    from legacydoc import facts
+    from legacydoc.derive import enrich
+    from legacydoc.explain import rule_status
+
+    ld602 = next(r for r in load_rules() if r.id == "LD602")
+    theano = {"found": ["theano"], "theano": {"name": "Theano", "version": "1.0.5"}}
+    unknown = enrich({"schema": 1, "system": {"os": "linux"}, "packages": theano})
+    assert unknown["derived"]["theano"]["runs_on"] == "unknown"
+    assert rule_status(ld602, unknown) == UNKNOWN
+    on_cpu = enrich({"schema": 1, "system": {"os": "linux"}, "packages": theano,
+                     "theano_config": {"files": [], "flags": {"THEANO_FLAGS": "device=cpu"}}})
+    assert rule_status(ld602, on_cpu) == CONFIRMED
+    healthy = enrich(facts.load(REPO / "fixtures" / "healthy-linux-gtx1080ti-cuda102" / "facts.toml"))
+    assert healthy["derived"]["theano"]["runs_on"] == "gpu"
+    assert rule_status(ld602, healthy) == RULED_OUT
+
+
 # --- check --log and report --log --------------------------------------------------------------
 
 

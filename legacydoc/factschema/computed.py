@@ -16,6 +16,7 @@ DERIVED = Table({
         "failure": MapOf(BOOL, r"[a-z0-9][a-z0-9-]*"),
         "device": STR, "wants_gpu": BOOL,
         "backend": STR, "device_index": INT, "device_exists": BOOL, "gpu_unpinned": BOOL, "runs_on": STR,
+        "on_cpu": BOOL,
         "cpu_reasons": list_of(STR), "c_sources_missing": list_of(STR), "c_sources_complete": BOOL,
         "unknown_reasons": list_of(STR), "backend_known": BOOL, "backend_from_log": STR, "visible_gpus": INT,
         "device_gpu": STR, "old_backend": STR, "cudnn_min": INT, "cnmem_ignored": BOOL,
