@@ -480,6 +480,13 @@ def test_the_explain_hint_names_a_log_file_and_says_log_for_standard_input(tmp_p
     assert "legacydoc explain LOG --facts %s" % facts in " ".join(piped.stdout.split()), piped.stderr
 
 
+def _diagnoses(record: Path, *extra: str) -> dict:
+    """check --facts RECORD --format json: its diagnoses by id."""
+    done = run_cli("check", "--facts", str(record), "--format", "json", *extra)
+    assert done.returncode in (0, 1), done.stderr
+    return {d["id"]: d for d in json.loads(done.stdout)["diagnoses"]}
+
+
 def test_code_that_imports_the_removed_downsample_is_named_with_its_file(tmp_path: Path) -> None:
     """LD157: from the project scan (file:line) against the recorded Theano, or from the
     traceback alone; a scanned project without the import leaves the message to Lasagne."""
@@ -491,19 +498,14 @@ def test_code_that_imports_the_removed_downsample_is_named_with_its_file(tmp_pat
     log = tmp_path / "log.txt"
     log.write_text("ImportError: cannot import name 'downsample'\n")
 
-    def fired(*extra: str) -> dict:
-        done = run_cli("check", "--facts", str(record), "--format", "json", *extra)
-        assert done.returncode in (0, 1), done.stderr
-        return {d["id"]: d for d in json.loads(done.stdout)["diagnoses"]}
-
-    found = fired("--project", str(project))
+    found = _diagnoses(record, "--project", str(project))
     assert "network3.py:2" in found["LD157"]["title"] and "1.0.5" in found["LD157"]["title"], found
-    assert "LD157" in fired("--log", str(log))  # the traceback alone: a candidate
+    assert "LD157" in _diagnoses(record, "--log", str(log))  # the traceback alone: a candidate
     (project / "network3.py").write_text("import theano\nfrom theano.tensor.signal import pool\n")
-    assert "LD157" not in fired("--project", str(project), "--log", str(log))
+    assert "LD157" not in _diagnoses(record, "--project", str(project), "--log", str(log))
     record.write_text(record.read_text().replace("1.0.5", "0.8.2"))
     (project / "network3.py").write_text("from theano.tensor.signal import downsample\n")
-    assert "LD157" not in fired("--project", str(project))  # 0.8.2 still has it
+    assert "LD157" not in _diagnoses(record, "--project", str(project))  # 0.8.2 still has it
 
 
 def test_gpu_only_layers_under_device_cpu_are_named_from_the_project_or_the_log(tmp_path: Path) -> None:
@@ -519,28 +521,23 @@ def test_gpu_only_layers_under_device_cpu_are_named_from_the_project_or_the_log(
     log = tmp_path / "log.txt"
     log.write_text("    raise ImportError(\"dnn not available\")  # pragma: no cover\nImportError: dnn not available\n")
 
-    def fired(*extra: str) -> dict:
-        done = run_cli("check", "--facts", str(record), "--format", "json", *extra)
-        assert done.returncode in (0, 1), done.stderr
-        return {d["id"]: d for d in json.loads(done.stdout)["diagnoses"]}
-
-    found = fired("--project", str(project))
+    found = _diagnoses(record, "--project", str(project))
     assert "lasagne.layers.dnn (net.py:2)" in found["LD172"]["title"], found
-    assert "LD172" in fired("--log", str(log))
+    assert "LD172" in _diagnoses(record, "--log", str(log))
     # the import sits in a function the scan does not read: the log still decides
     (project / "net.py").write_text("def build():\n    from lasagne.layers import dnn\n")
-    assert "LD172" not in fired("--project", str(project))
-    assert "LD172" in fired("--project", str(project), "--log", str(log))
+    assert "LD172" not in _diagnoses(record, "--project", str(project))
+    assert "LD172" in _diagnoses(record, "--project", str(project), "--log", str(log))
     # a GPU context beside the CPU device (Lasagne master's layers accept it): not claimed,
     # and the log then shows that context failing
     (project / "net.py").write_text("import lasagne\nfrom lasagne.layers import dnn\n")
     record.write_text(cpu % "cpu,init_gpu_device=cuda0")
-    assert "LD172" not in fired("--project", str(project))
-    assert "LD172" not in fired("--log", str(log))
+    assert "LD172" not in _diagnoses(record, "--project", str(project))
+    assert "LD172" not in _diagnoses(record, "--log", str(log))
     record.write_text(cpu % "gpu")  # the GPU was asked for and did not start: another cause
-    assert "LD172" not in fired("--log", str(log))
+    assert "LD172" not in _diagnoses(record, "--log", str(log))
     record.write_text('schema = 1\n[system]\nos = "linux"\n')  # the device is not recorded
-    assert "LD172" not in fired("--log", str(log))
+    assert "LD172" not in _diagnoses(record, "--log", str(log))
 
 
 def test_possible_causes_of_one_message_are_one_error_in_the_verdict() -> None:

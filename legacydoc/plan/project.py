@@ -106,7 +106,7 @@ class ProjectScan:
     def uses(self, prefixes: tuple[str, ...]) -> Optional[str]:
         """file:line of the first import of a module under one of these names, else None."""
         for module, where in sorted(self.imports.items(), key=lambda kv: _place(kv[1])):
-            if any(module == p or module.startswith(p + ".") for p in prefixes):
+            if _under(module, prefixes):
                 return where
         return None
 
@@ -392,21 +392,20 @@ def _gpu_only_import(tree: Optional[ast.Module], text: str) -> Optional[tuple[in
     whenever the file does: a statement of the module's own body, not one inside a try,
     an if or a function, which may be the project's CPU fallback. Without a syntax tree
     (Python 2 code), an unindented import line."""
-    found: list[tuple[int, str]] = []
     if tree is not None:
-        for node in tree.body:
-            if isinstance(node, ast.Import):
-                found += [(node.lineno, alias.name) for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                found.append((node.lineno, node.module))
-                found += [(node.lineno, "%s.%s" % (node.module, alias.name)) for alias in node.names]
+        found = [(module, line) for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))
+                 for module, line in _imports_ast(node)]
     else:
         lines = text.split("\n")
-        found = [(line, module) for module, line in _imports_regex(text)
+        found = [(module, line) for module, line in _imports_regex(text)
                  if line <= len(lines) and lines[line - 1][:1] not in (" ", "\t")]
-    hits = sorted((line, module) for line, module in found
-                  if any(module == p or module.startswith(p + ".") for p in GPU_ONLY_LAYERS))
+    hits = sorted((line, module) for module, line in found if _under(module, GPU_ONLY_LAYERS))
     return hits[0] if hits else None
+
+
+def _under(module: str, prefixes: tuple[str, ...]) -> bool:
+    """The dotted module is one of these or inside one of them."""
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
 
 
 def scan(root: Path) -> ProjectScan:
