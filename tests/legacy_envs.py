@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import pytest
 
@@ -210,3 +210,16 @@ def legacy_venv(
         tmp.write_text(json.dumps(spec, sort_keys=True))
         os.replace(tmp, marker)  # written last and atomically: a marker means complete
         return python
+
+
+def probed_record(ctx_factory: Any, spec: tuple[str, Sequence[str]], collected_at: str,
+                  **tables: Any) -> dict[str, Any]:
+    """A record of what check's target probe finds in the venv of ``spec``, with ``tables``
+    added: what a GPU machine (nvidia-smi, cuDNN's header) and the user's flags would add."""
+    from legacydoc.probes import target
+
+    ctx = ctx_factory(python=str(legacy_venv(*spec)), timeout=120.0)
+    record: dict[str, Any] = {"schema": 1, "collected_at": collected_at, "redacted": False}
+    record.update(target.collect(ctx.for_probe()))
+    record.update(tables)
+    return record

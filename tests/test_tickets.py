@@ -23,7 +23,7 @@ CASES = corpus.cases()
 
 # Measured 2026-12-06 (386 cases): facts only 55, with the log 239 (see README); one below, for margin.
 FLOOR_FACTS_ONLY = 54
-FLOOR_WITH_LOG = 238
+FLOOR_WITH_LOG = 239
 # Error claims the accepted answer rules out, each understood: the record lacks the fact
 # that would overrule the evidence. A new one fails the test; a fixed one too.
 # (case, run "facts" or "log") -> the rules claimed.

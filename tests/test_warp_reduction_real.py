@@ -15,11 +15,9 @@ from typing import Any
 
 import pytest
 
-from legacy_envs import legacy_venv
+from legacy_envs import probed_record
 from legacydoc.checkup import run_check
 from legacydoc.engine import load_rules
-from legacydoc.probes import target
-from legacydoc.probes.context import ProbeContext
 
 pytestmark = pytest.mark.legacy
 
@@ -27,15 +25,10 @@ RC2 = ("3.6", ["numpy==1.13.3", "scipy==1.0.1", "Theano==0.9.0rc2"])
 
 
 def _record(ctx_factory: Any) -> dict[str, Any]:
-    ctx: ProbeContext = ctx_factory(python=str(legacy_venv(*RC2)), timeout=120.0)
-    tables = target.collect(ctx.for_probe())
-    record: dict[str, Any] = {"schema": 1, "collected_at": "2026-12-06T00:00:00+00:00", "redacted": False}
-    record.update(tables)
     # what nvidia-smi and the user's flags would add on a GPU machine of today
-    record["system"] = {"os": "linux"}
-    record["gpu"] = {"driver_version": "535.183.01", "driver_cuda_version": "12.2", "count": 1}
-    record["theano_config"] = {"flags": {"THEANO_FLAGS": "device=cuda0,floatX=float32"}}
-    return record
+    return probed_record(ctx_factory, RC2, "2026-12-06T00:00:00+00:00", system={"os": "linux"},
+                         gpu={"driver_version": "535.183.01", "driver_cuda_version": "12.2", "count": 1},
+                         theano_config={"flags": {"THEANO_FLAGS": "device=cuda0,floatX=float32"}})
 
 
 def test_the_released_rc2_from_pypi_is_claimed(ctx_factory: Any) -> None:
