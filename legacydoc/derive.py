@@ -56,7 +56,9 @@ DERIVED: dict[str, str] = {
     "package folder lacks (absent when the folder was not looked at)",
     "theano.c_sources_complete": "no such C source is missing",
     "theano.gpu_unpinned": "device is plain cuda or gpu (no index) and more than one GPU is visible: "
-    "every process opens the first GPU that accepts it",
+    "every process opens the first GPU that accepts it (false where nvidia-smi shows every GPU in an "
+    "exclusive compute mode, where the next process moves on)",
+    "gpu.compute_modes": "each GPU's compute mode as nvidia-smi's table shows it (absent unless all are shown)",
     "theano.runs_on": "cpu | gpu | unknown: where Theano would really run (legacydoc.readiness)",
     "theano.on_cpu": "Theano would run on the CPU (false: on the GPU); absent when that is unknown",
     "theano.cpu_reasons": "why it would not run on the GPU (from recorded facts only)",
@@ -890,6 +892,25 @@ def cache_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def compute_modes(facts: Mapping[str, Any]) -> Optional[list[str]]:
+    """Each listed GPU's compute mode, in order; None unless nvidia-smi's table showed the
+    mode of every GPU it listed."""
+    devices = get(facts, "gpu.devices")
+    if not isinstance(devices, list) or not devices:
+        return None
+    modes = [d.get("compute_mode") for d in devices if isinstance(d, Mapping)]
+    if len(modes) != len(devices) or not all(isinstance(m, str) and m for m in modes):
+        return None
+    return [str(m) for m in modes]
+
+
+def all_exclusive(facts: Mapping[str, Any]) -> bool:
+    """Every GPU takes one process at a time (exclusive-process or -thread mode), as far as
+    nvidia-smi showed: then a process that finds one busy moves on to the next."""
+    modes = compute_modes(facts)
+    return modes is not None and all(m.startswith("exclusive") for m in modes)
+
+
 def visible_gpus(facts: Mapping[str, Any]) -> Optional[int]:
     """How many GPUs a CUDA program sees: CUDA_VISIBLE_DEVICES renumbers and hides them,
     so device=cuda1 with CUDA_VISIBLE_DEVICES=1 asks for a second GPU that the process
@@ -1007,7 +1028,8 @@ def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[
             count = visible_gpus(facts)
             if count is not None:
                 out["visible_gpus"] = count
-                out["gpu_unpinned"] = count > 1
+                # every GPU in exclusive-process mode: the next process moves on to a free one
+                out["gpu_unpinned"] = count > 1 and not all_exclusive(facts)
     if "backend" not in out:
         # No device setting in the record, but the log was printed by one back-end's module.
         from legacydoc.messages import shown_by_log
@@ -1316,6 +1338,9 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     failure = gpu_failure(facts)
     if failure:
         d["gpu.failure"] = failure
+    modes = compute_modes(facts)
+    if modes is not None:
+        d["gpu.compute_modes"] = modes
     driver = _for_os(facts, lambda o: driver_facts(facts, o))
     d.update(_flat("driver", driver))
     nvcc = _for_os(facts, lambda o: nvcc_facts(facts, o, driver_facts(facts, o).get("max_cuda")))

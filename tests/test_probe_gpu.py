@@ -21,6 +21,7 @@ from legacydoc.probes.gpu import (
     QUERY_FIELDS_NO_CC,
     devices_from_rows,
     find_nvidia_smi,
+    parse_compute_modes,
     parse_header,
     parse_proc_version,
     parse_query_csv,
@@ -52,6 +53,7 @@ HEADER_EXPECT: dict[str, dict[str, str]] = {
     "linux_570.133.07_rtx4090_rtx3090_cuda12.8_plain.txt": full("570.133.07", "12.8"),
     "linux_570.133.07_plain_truncated.txt": full("570.133.07", "12.8"),
     "linux_470.182.03_2x_k80_cuda11.4_plain.txt": full("470.182.03", "11.4"),
+    "linux_470.182.03_2x_k80_exclusive_process_plain.txt": full("470.182.03", "11.4"),
     "linux_470.182.03_inforom_corrupted_rc14_plain.txt": full("470.182.03", "11.4"),
     "linux_375.66_gtx1080_no_cuda_version_plain.txt": {"driver_version": "375.66", "smi_version": "375.66"},
     "linux_340.108_gt730_no_cuda_version_plain.txt": {"driver_version": "340.108", "smi_version": "340.108"},
@@ -92,6 +94,12 @@ GTX1660S = {"index": 0, "name": "GeForce GTX 1660 SUPER", "memory_total_mib": 61
 K80 = [{"index": i, "name": "Tesla K80", "memory_total_mib": 11441, "pci_bus_id": "00000000:0%d:00.0" % (4 + i)}
        for i in (0, 1)]
 
+
+def in_default_mode(devices: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The devices as the probe records them when plain nvidia-smi's table shows each GPU
+    in the Default compute mode, as every sample here does."""
+    return [{**device, "compute_mode": "default"} for device in devices]
+
 # Query samples: (fields they were produced with, driver_version per row, devices).
 QUERY_EXPECT: dict[str, tuple[tuple[str, ...], list[str], list[dict[str, Any]]]] = {
     "win10_gtx1660super_451.67_query_no_compute_cap.csv": (QUERY_FIELDS_NO_CC, ["451.67"], [GTX1660S]),
@@ -115,6 +123,7 @@ QUERY_EXPECT: dict[str, tuple[tuple[str, ...], list[str], list[dict[str, Any]]]]
 def test_every_sample_file_has_an_expectation() -> None:
     assert set(DATA_FILES) == set(HEADER_EXPECT)
     assert set(QUERY_EXPECT) <= set(DATA_FILES)
+    assert {name for name in DATA_FILES if "_plain" in name} <= set(MODES_EXPECT)
 
 
 @pytest.mark.parametrize("name", sorted(HEADER_EXPECT))
@@ -364,7 +373,7 @@ def test_gbk_bytes_do_not_crash_and_store_as_toml(ctx_factory: Any, fake_tools: 
     table = gpu.collect(linux_ctx(ctx_factory, fake_tools))
     assert table["driver_version"] == "451.67"
     assert table["driver_cuda_version"] == "11.0"
-    assert table["devices"] == [GTX1660S]
+    assert table["devices"] == in_default_mode([GTX1660S])
     assert toml_roundtrip(table) == table
     # ...and with it (--encoding gbk, a Chinese Windows locale) the process names read right.
     table = gpu.collect(linux_ctx(ctx_factory, fake_tools, encodings=("gbk",)))
@@ -400,12 +409,57 @@ def test_old_driver_retries_without_compute_cap(ctx_factory: Any, fake_tools: An
     assert smi["output"] == ("0, Tesla K80, 11441, 470.182.03, 00000000:04:00.0\n"
                              "1, Tesla K80, 11441, 470.182.03, 00000000:05:00.0")
     assert table["count"] == 2
-    assert table["devices"] == K80
+    assert table["devices"] == in_default_mode(K80)
     assert table["driver_version"] == "470.182.03"
     assert table["driver_cuda_version"] == "11.4"
     assert smi["smi_version"] == "470.182.03"
     assert toml_roundtrip(table) == table
     assert summary_line(table) == "NVIDIA driver 470.182.03 (CUDA 11.4), 2 GPUs: 2x Tesla K80 11441 MiB"
+
+
+# Each plain sample's compute modes, by the GPU's index: the table's second line per GPU.
+MODES_EXPECT: dict[str, dict[int, str]] = {
+    "linux_340.108_gt730_no_cuda_version_plain.txt": {0: "default"},
+    "linux_375.66_gtx1080_no_cuda_version_plain.txt": {0: "default"},
+    "linux_470.182.03_2x_k80_cuda11.4_plain.txt": {0: "default", 1: "default"},
+    "linux_470.182.03_2x_k80_exclusive_process_plain.txt": {0: "exclusive_process", 1: "exclusive_process"},
+    "linux_470.182.03_inforom_corrupted_rc14_plain.txt": {0: "default", 1: "default"},
+    "linux_535.183.01_4x_a100_cuda12.2_plain.txt": {0: "default", 1: "default", 2: "default", 3: "default"},
+    # cut off inside the second GPU's block: its mode is not claimed
+    "linux_570.133.07_plain_truncated.txt": {0: "default"},
+    "linux_570.133.07_rtx4090_rtx3090_cuda12.8_plain.txt": {0: "default", 1: "default"},
+    "win10_gtx1660super_451.67_cuda11.0_plain.txt": {0: "default"},
+    "win10_zh_cn_451.67_plain_gbk.txt": {0: "default"},
+    # no table at all
+    "linux_450.66_q_excerpt.txt": {},
+    "driver_not_loaded_rc9.txt": {},
+    "garbage_binary.bin": {},
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODES_EXPECT))
+def test_compute_modes_from_the_plain_table(name: str) -> None:
+    assert parse_compute_modes(data_bytes(SMI + name)) == MODES_EXPECT[name]
+
+
+def test_a_mode_line_without_its_gpu_line_or_an_unknown_mode_is_not_read() -> None:
+    gpu_line = "|   0  Tesla K80           Off  | 00000000:04:00.0 Off |                    0 |"
+    mode_line = "| N/A   34C    P8    26W / 149W |      0MiB / 11441MiB |      0%      {} |"
+    assert parse_compute_modes(gpu_line + "\n" + mode_line.format("Default")) == {0: "default"}
+    assert parse_compute_modes(mode_line.format("Default")) == {}
+    assert parse_compute_modes(gpu_line + "\n" + mode_line.format("Shared")) == {}
+    # a line between them: not the GPU's own mode line
+    assert parse_compute_modes(gpu_line + "\n|  |\n" + mode_line.format("Default")) == {}
+
+
+@posix_only
+def test_exclusive_process_mode_is_recorded_per_gpu(ctx_factory: Any, fake_tools: Any) -> None:
+    fake_tools.add("nvidia-smi", stdout=data_bytes(SMI + "linux_470.182.03_2x_k80_exclusive_process_plain.txt"),
+                   by_args={"compute_cap": (data_bytes(SMI + "linux_470.182.03_query_compute_cap_invalid_rc2.txt"), 2),
+                            "--query-gpu": (data_bytes(SMI + "linux_470.182.03_2x_k80_query_no_compute_cap.csv"), 0)})
+    table = gpu.collect(linux_ctx(ctx_factory, fake_tools))
+    assert table["devices"] == [{**device, "compute_mode": "exclusive_process"} for device in K80]
+    assert toml_roundtrip(table) == table
 
 
 @posix_only
@@ -417,8 +471,8 @@ def test_r375_box_has_no_cuda_version(ctx_factory: Any, fake_tools: Any) -> None
     table = gpu.collect(linux_ctx(ctx_factory, fake_tools))
     assert table["driver_version"] == "375.66"
     assert "driver_cuda_version" not in table
-    assert table["devices"] == [{"index": 0, "name": "GeForce GTX 1080", "memory_total_mib": 8113,
-                                 "pci_bus_id": "0000:01:00.0"}]
+    assert table["devices"] == in_default_mode([{"index": 0, "name": "GeForce GTX 1080", "memory_total_mib": 8113,
+                                 "pci_bus_id": "0000:01:00.0"}])
     assert summary_line(table) == "NVIDIA driver 375.66, 1 GPU: GeForce GTX 1080 8113 MiB"
 
 
@@ -449,7 +503,7 @@ def test_healthy_multi_gpu_box(ctx_factory: Any, fake_tools: Any, no_real_proc: 
     assert smi["rc"] == 0 and smi["timed_out"] is False
     assert "query_retry" not in smi
     assert table["count"] == 4
-    assert table["devices"] == [a100(0, "07"), a100(1, "0F"), a100(2, "47"), a100(3, "4E")]
+    assert table["devices"] == in_default_mode([a100(0, "07"), a100(1, "0F"), a100(2, "47"), a100(3, "4E")])
     assert table["driver_version"] == "535.183.01"
     assert table["driver_cuda_version"] == "12.2"
     assert table["proc_driver_version"] == "535.183.01"
@@ -463,7 +517,7 @@ def test_mixed_gpus_and_windows_box_summaries(ctx_factory: Any, fake_tools: Any)
     fake_tools.add("nvidia-smi", stdout=data_bytes(SMI + "linux_570.133.07_rtx4090_rtx3090_cuda12.8_plain.txt"),
                    by_args={"--query-gpu": (data_bytes(SMI + "linux_570.133.07_rtx4090_rtx3090_query.csv"), 0)})
     table = gpu.collect(linux_ctx(ctx_factory, fake_tools))
-    assert table["devices"] == [RTX4090, RTX3090]
+    assert table["devices"] == in_default_mode([RTX4090, RTX3090])
     assert summary_line(table) == ("NVIDIA driver 570.133.07 (CUDA 12.8), 2 GPUs: "
                                    "NVIDIA GeForce RTX 4090 24564 MiB, NVIDIA GeForce RTX 3090 24576 MiB")
     windows = {"nvidia_smi": {"found": True, "rc": 0}, "driver_version": "451.67", "driver_cuda_version": "11.0",
@@ -508,7 +562,7 @@ def test_truncated_and_empty_outputs(ctx_factory: Any, fake_tools: Any) -> None:
     fake_tools.add("nvidia-smi", stdout=data_bytes(SMI + "linux_570.133.07_plain_truncated.txt"),
                    by_args={"--query-gpu": (data_bytes(SMI + "linux_570.133.07_query_truncated.csv"), 0)})
     table = gpu.collect(linux_ctx(ctx_factory, fake_tools))
-    assert table["devices"] == [RTX4090]
+    assert table["devices"] == in_default_mode([RTX4090])
     assert table["driver_cuda_version"] == "12.8"
 
     fake_tools.add("nvidia-smi", stdout=b"", rc=0)

@@ -43,8 +43,8 @@ def _two_gpus(record: dict, device: str, visible: str | None = None) -> dict:
 
 def test_on_two_gpus_plain_cuda_is_an_information_and_the_written_config_says_how_to_spread() -> None:
     """device=cuda sends every process to the first GPU that accepts it (LD217, information:
-    the compute mode that decides it is not recorded); theanorc --write keeps plain cuda,
-    right in exclusive-process mode, and its reason says how to name another GPU."""
+    one process alone is not harmed); theanorc --write keeps plain cuda, right in
+    exclusive-process mode, and its reason says how to name another GPU."""
     unpinned = _two_gpus(_healthy(), "cuda")
     fired = {d.id: d for d in run_check(unpinned, RULES).every()}
     assert "LD217" in fired and fired["LD217"].severity == "info" and "2 GPUs are visible" in fired["LD217"].title
@@ -60,6 +60,30 @@ def test_on_two_gpus_plain_cuda_is_an_information_and_the_written_config_says_ho
     refused = _two_gpus(_healthy(), "gpu")
     ids = {d.id for d in run_check(refused, RULES).every()}
     assert "LD516" in ids and "LD217" not in ids
+
+
+def _in_modes(record: dict, *modes: str) -> dict:
+    for device, mode in zip(record["gpu"]["devices"], modes):
+        device["compute_mode"] = mode
+    return record
+
+
+def test_the_compute_modes_nvidia_smi_shows_decide_whether_plain_cuda_piles_up() -> None:
+    # both GPUs in exclusive-process mode: the next process moves on, plain cuda is right
+    exclusive = _in_modes(_two_gpus(_healthy(), "cuda"), "exclusive_process", "exclusive_process")
+    result = run_check(exclusive, RULES)
+    assert result.facts["derived"]["gpu"]["compute_modes"] == ["exclusive_process", "exclusive_process"]
+    assert "LD217" not in {d.id for d in result.every()}
+    why = generate(exclusive, effective_config(exclusive)).lines[0].why
+    assert "exclusive-process mode" in why and "device=cuda1" not in why
+    # the default mode shown: the information names it
+    shared = _in_modes(_two_gpus(_healthy(), "cuda"), "default", "default")
+    fired = {d.id: d for d in run_check(shared, RULES).every()}
+    assert "compute modes: default, default" in fired["LD217"].why.replace("\n", " ")
+    # one exclusive, one default: the first still takes every process
+    mixed = _in_modes(_two_gpus(_healthy(), "cuda"), "default", "exclusive_process")
+    assert "LD217" in {d.id for d in run_check(mixed, RULES).every()}
+    assert "device=cuda1" in generate(mixed, effective_config(mixed)).lines[0].why
 
 
 def test_a_failed_import_of_an_installed_pygpu_fires_ld135_and_keeps_both_on_the_cpu() -> None:

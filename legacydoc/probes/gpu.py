@@ -7,7 +7,8 @@ It runs at most three commands, in this order:
 2. the same query without ``compute_cap``, only when the driver rejected that field
    (drivers before about R510 do);
 3. plain ``nvidia-smi``, whose header box is the only place older drivers print the
-   highest CUDA version they support.
+   highest CUDA version they support, and whose table shows each GPU's compute mode
+   (whether several processes may share it).
 
 Each command is recorded verbatim (``CommandResult.to_fact``) beside the parsed values,
 so a rule can quote what the user would have seen. After a timeout nothing more is run:
@@ -76,6 +77,16 @@ _CC_RE = re.compile(r"^\d{1,2}\.\d{1,2}$")
 # 00000000:01:00.0 on current drivers, 0000:01:00.0 on R3xx.
 _BUS_ID_RE = re.compile(r"^[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f]$")
 _DRIVER_VALUE_RE = re.compile(r"^%s$" % _VERSION)
+# The plain box: a GPU's first line holds its index and bus id, the next one ends with
+# "<GPU-Util>  <Compute M.> |". nvidia-smi(1) names the modes Default, Exclusive_Process,
+# Exclusive_Thread (gone since CUDA 8's drivers) and Prohibited; the box abbreviates the
+# exclusive ones ("E. Process"). Anything else is left unread, not guessed.
+_BOX_GPU_RE = re.compile(r"^\|\s+(\d{1,3})\s+\S.*\|\s*[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f]\b")
+_BOX_MODE_RE = re.compile(
+    r"MiB\s*\|\s*(?:\d{1,3}\s*%|N/A)\s+(Default|E\. Process|E\. Thread|Exclusive_Process|Exclusive_Thread|Prohibited)"
+    r"\s*\|\s*$")
+COMPUTE_MODES = {"Default": "default", "E. Process": "exclusive_process", "Exclusive_Process": "exclusive_process",
+                 "E. Thread": "exclusive_thread", "Exclusive_Thread": "exclusive_thread", "Prohibited": "prohibited"}
 
 
 # --- pure parsers (never raise) ---------------------------------------------------------
@@ -142,6 +153,25 @@ def parse_header(text: Any) -> dict[str, str]:
         if match:
             found[key] = match.group(1)
     return found
+
+
+def parse_compute_modes(text: Any) -> dict[int, str]:
+    """Each GPU's compute mode from plain nvidia-smi's box, as {index: "default" |
+    "exclusive_process" | "exclusive_thread" | "prohibited"}. A GPU whose mode line is
+    missing or unreadable (a truncated box) is left out."""
+    modes: dict[int, str] = {}
+    index: Optional[int] = None
+    for line in _as_text(text).splitlines():
+        line = line.rstrip()
+        gpu_line = _BOX_GPU_RE.match(line)
+        if gpu_line:
+            index = int(gpu_line.group(1))
+            continue
+        mode = _BOX_MODE_RE.search(line)
+        if mode and index is not None and index not in modes:
+            modes[index] = COMPUTE_MODES[mode.group(1)]
+        index = None  # the mode is on the line right after the GPU's own
+    return modes
 
 
 def parse_proc_version(text: Any) -> dict[str, str]:
@@ -372,6 +402,10 @@ def _run_nvidia_smi(ctx: ProbeContext, path: str, table: dict[str, Any], smi: di
         smi["plain"] = plain.to_fact()
         smi["timed_out"] = plain.timed_out
         header = parse_header(plain.output)
+        modes = parse_compute_modes(plain.output)
+        for device in table.get("devices", []):
+            if device.get("index") in modes:
+                device["compute_mode"] = modes[device["index"]]
     if header.get("smi_version"):
         smi["smi_version"] = header["smi_version"]
     driver = driver or header.get("driver_version")

@@ -57,7 +57,7 @@ class Generated:
 def _gpu_decision(record: Mapping[str, Any], config: EffectiveConfig, compiler: bool) -> tuple[str, str]:
     """device for the written config: the GPU only when legacydoc.readiness says it would
     run there (the same answer check gives), with the config's compiler."""
-    from legacydoc.derive import gpu_blockers, visible_gpus
+    from legacydoc.derive import all_exclusive, gpu_blockers, visible_gpus
 
     device = "gpu" if config.schema.id == "theano-0.8.2" else "cuda"
     blockers = gpu_blockers(record) if device == "cuda" else ()
@@ -68,6 +68,9 @@ def _gpu_decision(record: Mapping[str, Any], config: EffectiveConfig, compiler: 
         uses = pygpu_why + " and " if device == "cuda" else ""
         found = "nvidia-smi lists %s, %sa C++ compiler works" % (names[0] if names else "a GPU", uses)
         visible = visible_gpus(record)
+        if visible is not None and visible > 1 and all_exclusive(record):
+            return device, "%s: %s; %d GPUs are visible, each in exclusive-process mode (nvidia-smi): each " \
+                "process takes a free one" % (device, found, visible)
         if visible is not None and visible > 1:
             # Plain cuda stays: in exclusive-process mode it spreads the processes, while
             # cuda0 would send them all to one GPU; in the default mode they share the first
