@@ -57,7 +57,7 @@ DERIVED: dict[str, str] = {
     "theano.c_sources_complete": "no such C source is missing",
     "theano.gpu_unpinned": "device is plain cuda or gpu (no index) and more than one GPU is visible: "
     "every process opens the first GPU that accepts it (false where nvidia-smi shows every GPU in an "
-    "exclusive compute mode, where the next process moves on)",
+    "exclusive compute mode and no MPS daemon serves them: the next process moves on)",
     "gpu.compute_modes": "each GPU's compute mode as nvidia-smi's table shows it (absent unless all are shown)",
     "theano.runs_on": "cpu | gpu | unknown: where Theano would really run (legacydoc.readiness)",
     "theano.on_cpu": "Theano would run on the CPU (false: on the GPU); absent when that is unknown",
@@ -892,23 +892,42 @@ def cache_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+KNOWN_COMPUTE_MODES = ("default", "exclusive_process", "exclusive_thread", "prohibited")
+
+
 def compute_modes(facts: Mapping[str, Any]) -> Optional[list[str]]:
-    """Each listed GPU's compute mode, in order; None unless nvidia-smi's table showed the
-    mode of every GPU it listed."""
+    """Each listed GPU's compute mode, in order; None unless nvidia-smi's table showed a
+    known mode for every GPU, and the list holds every GPU counted."""
     devices = get(facts, "gpu.devices")
-    if not isinstance(devices, list) or not devices:
+    count = get(facts, "gpu.count")
+    if not isinstance(devices, list) or not devices or (is_int(count) and count != len(devices)):
         return None
-    modes = [d.get("compute_mode") for d in devices if isinstance(d, Mapping)]
-    if len(modes) != len(devices) or not all(isinstance(m, str) and m for m in modes):
+    modes = [d.get("compute_mode") if isinstance(d, Mapping) else None for d in devices]
+    if not all(m in KNOWN_COMPUTE_MODES for m in modes):
         return None
     return [str(m) for m in modes]
 
 
+def mps_ruled_out(facts: Mapping[str, Any]) -> bool:
+    """No MPS daemon serves this machine's GPUs, as far as the record shows: MPS exists on
+    Linux only, and there its control pipes' folder must be known to be absent and no MPS
+    server listed by nvidia-smi (a daemon starts its server only when a client comes)."""
+    system = get(facts, "system.os")
+    if system == "windows":
+        return True
+    return system == "linux" and get(facts, "gpu.mps_pipe_dir_exists") is False and \
+        get(facts, "gpu.mps_server_listed") is not True
+
+
 def all_exclusive(facts: Mapping[str, Any]) -> bool:
-    """Every GPU takes one process at a time (exclusive-process or -thread mode), as far as
-    nvidia-smi showed: then a process that finds one busy moves on to the next."""
+    """Every GPU that accepts work takes one process at a time (an exclusive compute mode;
+    prohibited ones take none), at least one does, and no MPS daemon lets several processes
+    share one: then a process that finds a GPU busy moves on to the next."""
     modes = compute_modes(facts)
-    return modes is not None and all(m.startswith("exclusive") for m in modes)
+    if modes is None:
+        return False
+    usable = [m for m in modes if m != "prohibited"]
+    return bool(usable) and all(m.startswith("exclusive") for m in usable) and mps_ruled_out(facts)
 
 
 def visible_gpus(facts: Mapping[str, Any]) -> Optional[int]:
@@ -1028,7 +1047,7 @@ def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[
             count = visible_gpus(facts)
             if count is not None:
                 out["visible_gpus"] = count
-                # every GPU in exclusive-process mode: the next process moves on to a free one
+                # every GPU in an exclusive mode, without MPS: the next process moves on
                 out["gpu_unpinned"] = count > 1 and not all_exclusive(facts)
     if "backend" not in out:
         # No device setting in the record, but the log was printed by one back-end's module.

@@ -159,7 +159,7 @@ def test_a_bench_table_fits() -> None:
     # new facts, declared before the probes write them
     "system.glibc", "system.sip_enabled", "gpu.driver_cuda_api_version", "packages.conda.cudnn.channel",
     "compilers.msvc.visual_studio", "compilers.xcode.version", "libraries.libcuda_version",
-    "libraries.driver_libs",
+    "libraries.driver_libs", "gpu.mps_pipe_dir_exists", "gpu.mps_server_listed", "derived.gpu.compute_modes",
 ])
 def test_known_names(name: str) -> None:
     assert is_known(name)
@@ -443,7 +443,8 @@ def test_leaf_names_are_unique_and_cover_the_new_facts() -> None:
     leaves = factschema.leaf_names()
     assert len(leaves) == len(set(leaves)) > 500
     for name in ("system.distro", "cuda.toolkits[].source", "cudnn.libraries[].version",
-                 "libraries.driver_libs[].version", "packages.conda.<name>.channel", "compilers.xcode.found"):
+                 "libraries.driver_libs[].version", "packages.conda.<name>.channel", "compilers.xcode.found",
+                 "gpu.devices[].compute_mode"):
         assert name in leaves, name
 
 

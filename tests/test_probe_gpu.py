@@ -153,6 +153,7 @@ def test_parsers_never_raise_on_any_decoding(name: str) -> None:
         assert isinstance(parse_query_csv(text, QUERY_FIELDS), list)
         assert isinstance(parse_proc_version(text), dict)
         assert isinstance(rejects_compute_cap(text), bool)
+        assert isinstance(parse_compute_modes(text), dict)
 
 
 def test_gbk_box_header_survives_wrong_decoding() -> None:
@@ -201,6 +202,7 @@ def test_header_ignores_na_cuda_and_failure_prose() -> None:
                                   "Driver Version: 535.1834"])
 def test_header_junk_gives_nothing(junk: Any) -> None:
     assert parse_header(junk) == {}
+    assert parse_compute_modes(junk) == {}
 
 
 def test_query_csv_placeholders_blank_lines_and_crlf() -> None:
@@ -246,6 +248,7 @@ def test_parsers_keep_their_shape_on_random_input() -> None:
             assert set(row) <= set(QUERY_FIELDS), row
         parse_proc_version(text)
         devices_from_rows(parse_query_csv(text, QUERY_FIELDS))
+        assert set(parse_compute_modes(text).values()) <= set(gpu.COMPUTE_MODES.values())
 
 
 # --- finding nvidia-smi ----------------------------------------------------------------------
@@ -296,6 +299,7 @@ def no_real_proc(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setattr(gpu, "PROC_DRIVER_VERSION", str(target))
     monkeypatch.setattr(gpu, "PROC_MODULES", str(tmp_path / "proc-modules"))
     monkeypatch.setattr(gpu, "UVM_DEVICE_NODE", str(tmp_path / "dev-nvidia-uvm"))
+    monkeypatch.setattr(gpu, "MPS_PIPE_DIR_DEFAULT", str(tmp_path / "nvidia-mps"))
     monkeypatch.setattr(gpu, "MACOS_CUDA_DRIVER", str(tmp_path / "CUDA.framework" / "CUDA"))
     return target
 
@@ -442,6 +446,23 @@ def test_compute_modes_from_the_plain_table(name: str) -> None:
     assert parse_compute_modes(data_bytes(SMI + name)) == MODES_EXPECT[name]
 
 
+def test_each_gpu_gets_its_own_mode_and_mig_leaves_it_unread() -> None:
+    def block(index: int, bus: str, mode: str, mig: str = "") -> str:
+        lines = ["|   %d  Tesla V100-SXM2...  Off  | 00000000:%s:00.0 Off |                    0 |" % (index, bus),
+                 "| N/A   34C    P0    40W / 300W |      0MiB / 16160MiB |      0%%  %11s |" % mode]
+        if mig:
+            lines.append("|                               |                      |  %19s |" % mig)
+        return "\n".join(lines + ["+-------------------------------+----------------------+----------------------+"])
+
+    box = "\n".join([block(0, "15", "Default"), block(1, "16", "E. Process"), block(2, "3A", "Prohibited"),
+                     block(3, "3B", "E. Thread")])
+    assert parse_compute_modes(box) == {0: "default", 1: "exclusive_process", 2: "prohibited",
+                                        3: "exclusive_thread"}
+    assert parse_compute_modes(box.encode("utf-16")) == {}  # not a box nvidia-smi prints: unread, no error
+    migs = "\n".join([block(0, "07", "Default", "Enabled"), block(1, "0F", "Default", "Disabled")])
+    assert parse_compute_modes(migs) == {1: "default"}
+
+
 def test_a_mode_line_without_its_gpu_line_or_an_unknown_mode_is_not_read() -> None:
     gpu_line = "|   0  Tesla K80           Off  | 00000000:04:00.0 Off |                    0 |"
     mode_line = "| N/A   34C    P8    26W / 149W |      0MiB / 11441MiB |      0%      {} |"
@@ -453,6 +474,15 @@ def test_a_mode_line_without_its_gpu_line_or_an_unknown_mode_is_not_read() -> No
 
 
 @posix_only
+def test_a_mode_is_given_to_the_gpu_of_its_index_only(ctx_factory: Any, fake_tools: Any) -> None:
+    # the query lists GPUs 0 and 1, the box (cut after its first GPU) shows GPU 0's mode only
+    fake_tools.add("nvidia-smi", stdout=data_bytes(SMI + "linux_570.133.07_plain_truncated.txt"), by_args={
+        "--query-gpu": (data_bytes(SMI + "linux_570.133.07_rtx4090_rtx3090_query.csv"), 0)})
+    devices = gpu.collect(linux_ctx(ctx_factory, fake_tools))["devices"]
+    assert [d.get("compute_mode") for d in devices] == ["default", None]
+
+
+@posix_only
 def test_exclusive_process_mode_is_recorded_per_gpu(ctx_factory: Any, fake_tools: Any) -> None:
     fake_tools.add("nvidia-smi", stdout=data_bytes(SMI + "linux_470.182.03_2x_k80_exclusive_process_plain.txt"),
                    by_args={"compute_cap": (data_bytes(SMI + "linux_470.182.03_query_compute_cap_invalid_rc2.txt"), 2),
@@ -460,6 +490,30 @@ def test_exclusive_process_mode_is_recorded_per_gpu(ctx_factory: Any, fake_tools
     table = gpu.collect(linux_ctx(ctx_factory, fake_tools))
     assert table["devices"] == [{**device, "compute_mode": "exclusive_process"} for device in K80]
     assert toml_roundtrip(table) == table
+
+
+@posix_only
+def test_an_mps_daemon_is_seen_by_its_pipe_folder_or_its_server(ctx_factory: Any, fake_tools: Any,
+                                                                tmp_path: Path) -> None:
+    plain = data_bytes(SMI + "linux_470.182.03_2x_k80_exclusive_process_plain.txt")
+    fake_tools.add("nvidia-smi", stdout=plain, by_args={
+        "compute_cap": (data_bytes(SMI + "linux_470.182.03_query_compute_cap_invalid_rc2.txt"), 2),
+        "--query-gpu": (data_bytes(SMI + "linux_470.182.03_2x_k80_query_no_compute_cap.csv"), 0)})
+    table = gpu.collect(linux_ctx(ctx_factory, fake_tools))
+    assert table["mps_pipe_dir_exists"] is False and table["mps_server_listed"] is False
+    # the daemon's default folder there
+    (tmp_path / "nvidia-mps").mkdir()
+    assert gpu.collect(linux_ctx(ctx_factory, fake_tools))["mps_pipe_dir_exists"] is True
+    # a folder of its own, named by the environment
+    own = tmp_path / "job-mps"
+    table = gpu.collect(linux_ctx(ctx_factory, fake_tools, env={"CUDA_MPS_PIPE_DIRECTORY": str(own)}))
+    assert table["mps_pipe_dir"] == str(own) and table["mps_pipe_dir_exists"] is False
+    # the server in the process list
+    serving = plain.replace(b"|  No running processes found", b"|    0   N/A  N/A     4242      C   nvidia-cuda-mps-server")
+    fake_tools.add("nvidia-smi", stdout=serving, by_args={
+        "compute_cap": (data_bytes(SMI + "linux_470.182.03_query_compute_cap_invalid_rc2.txt"), 2),
+        "--query-gpu": (data_bytes(SMI + "linux_470.182.03_2x_k80_query_no_compute_cap.csv"), 0)})
+    assert gpu.collect(linux_ctx(ctx_factory, fake_tools))["mps_server_listed"] is True
 
 
 @posix_only
@@ -483,8 +537,10 @@ def test_no_nvidia_smi_anywhere(ctx_factory: Any, tmp_path: Path) -> None:
     # PATH replaced outright: this machine's /usr/bin may well hold a real nvidia-smi.
     ctx = structs.replace(ctx_factory(env={"PATH": str(empty)}), platform="linux")
     table = gpu.collect(ctx)
-    # No /proc/modules at the test path: unknown; no /dev/nvidia-uvm there: known absent.
-    assert table == {"nvidia_smi": {"found": False, "searched": ["PATH"]}, "uvm_device_node": False}
+    # No /proc/modules at the test path: unknown; no /dev/nvidia-uvm there: known absent;
+    # no MPS pipe folder at the default place: known absent.
+    assert table == {"nvidia_smi": {"found": False, "searched": ["PATH"]}, "uvm_device_node": False,
+                     "mps_pipe_dir": str(tmp_path / "nvidia-mps"), "mps_pipe_dir_exists": False}
     assert ctx.log.results == []
     assert toml_roundtrip(table) == table
     assert summary_line(table) == "nvidia-smi not found"

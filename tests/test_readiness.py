@@ -62,9 +62,13 @@ def test_on_two_gpus_plain_cuda_is_an_information_and_the_written_config_says_ho
     assert "LD516" in ids and "LD217" not in ids
 
 
-def _in_modes(record: dict, *modes: str) -> dict:
+def _in_modes(record: dict, *modes: str, mps: bool = False) -> dict:
+    """The GPUs' compute modes as nvidia-smi's table shows them, on a Linux box whose MPS
+    pipe folder was looked for (and found where ``mps``)."""
     for device, mode in zip(record["gpu"]["devices"], modes):
         device["compute_mode"] = mode
+    record["system"]["os"] = "linux"
+    record["gpu"].update(mps_pipe_dir="/tmp/nvidia-mps", mps_pipe_dir_exists=mps, mps_server_listed=False)
     return record
 
 
@@ -75,15 +79,31 @@ def test_the_compute_modes_nvidia_smi_shows_decide_whether_plain_cuda_piles_up()
     assert result.facts["derived"]["gpu"]["compute_modes"] == ["exclusive_process", "exclusive_process"]
     assert "LD217" not in {d.id for d in result.every()}
     why = generate(exclusive, effective_config(exclusive)).lines[0].why
-    assert "exclusive-process mode" in why and "device=cuda1" not in why
+    assert "exclusive compute mode" in why and "device=cuda1" not in why
     # the default mode shown: the information names it
     shared = _in_modes(_two_gpus(_healthy(), "cuda"), "default", "default")
     fired = {d.id: d for d in run_check(shared, RULES).every()}
     assert "compute modes: default, default" in fired["LD217"].why.replace("\n", " ")
-    # one exclusive, one default: the first still takes every process
+    shared_why = generate(shared, effective_config(shared)).lines[0].why
+    assert "device=cuda1" in shared_why and "unless" not in shared_why  # the mode is known
+    # one exclusive, one default: the default one takes every process once the other is held
     mixed = _in_modes(_two_gpus(_healthy(), "cuda"), "default", "exclusive_process")
     assert "LD217" in {d.id for d in run_check(mixed, RULES).every()}
     assert "device=cuda1" in generate(mixed, effective_config(mixed)).lines[0].why
+    # both exclusive, but an MPS daemon's pipe folder is there: its clients share one GPU
+    mps = _in_modes(_two_gpus(_healthy(), "cuda"), "exclusive_process", "exclusive_process", mps=True)
+    assert "LD217" in {d.id for d in run_check(mps, RULES).every()}
+    # the MPS folder never looked for (an older record): not claimed either
+    unlooked = _in_modes(_two_gpus(_healthy(), "cuda"), "exclusive_process", "exclusive_process")
+    del unlooked["gpu"]["mps_pipe_dir_exists"]
+    assert "LD217" in {d.id for d in run_check(unlooked, RULES).every()}
+    # a prohibited GPU takes no process: the one exclusive GPU left decides
+    prohibited = _in_modes(_two_gpus(_healthy(), "cuda"), "prohibited", "exclusive_thread")
+    assert "LD217" not in {d.id for d in run_check(prohibited, RULES).every()}
+    # a GPU counted but not listed: its mode is not known, nothing is claimed
+    partial = _in_modes(_two_gpus(_healthy(), "cuda"), "exclusive_process", "exclusive_process")
+    partial["gpu"]["count"] = 3
+    assert "compute_modes" not in run_check(partial, RULES).facts["derived"].get("gpu", {})
 
 
 def test_a_failed_import_of_an_installed_pygpu_fires_ld135_and_keeps_both_on_the_cpu() -> None:

@@ -112,6 +112,9 @@ GPU = fact_table({
     "driver_cuda_api_version": STR,  # new: cuDriverGetVersion as "9.0"
     # Linux: nvidia_uvm in /proc/modules, and /dev/nvidia-uvm a character device
     "uvm_module_loaded": BOOL, "uvm_device_node": BOOL,
+    # new, Linux: the MPS control daemon's pipe folder and whether it exists; whether plain
+    # nvidia-smi's process list shows an MPS server
+    "mps_pipe_dir": STR, "mps_pipe_dir_exists": BOOL, "mps_server_listed": BOOL,
     # macOS (no nvidia-smi there): /Library/Frameworks/CUDA.framework/CUDA is installed
     "macos_cuda_driver": BOOL,
 })

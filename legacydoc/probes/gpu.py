@@ -49,6 +49,11 @@ FORMAT_ARG = "--format=csv,noheader,nounits"
 PROC_DRIVER_VERSION = "/proc/driver/nvidia/version"
 PROC_MODULES = "/proc/modules"
 UVM_DEVICE_NODE = "/dev/nvidia-uvm"
+# The MPS control daemon's pipes (NVIDIA's MPS guide: CUDA_MPS_PIPE_DIRECTORY, default
+# /tmp/nvidia-mps). With MPS, an exclusive compute mode binds the MPS server, not its
+# clients, so many processes share one GPU even in exclusive-process mode.
+MPS_PIPE_DIR_DEFAULT = "/tmp/nvidia-mps"
+MPS_SERVER_NAME = "nvidia-cuda-mps-server"
 MACOS_CUDA_DRIVER = "/Library/Frameworks/CUDA.framework/CUDA"
 # /proc/modules holds one short line per loaded module: a few hundred lines at most.
 PROC_MODULES_LIMIT = 1024 * 1024
@@ -85,6 +90,8 @@ _BOX_GPU_RE = re.compile(r"^\|\s+(\d{1,3})\s+\S.*\|\s*[0-9A-Fa-f]{4,8}:[0-9A-Fa-
 _BOX_MODE_RE = re.compile(
     r"MiB\s*\|\s*(?:\d{1,3}\s*%|N/A)\s+(Default|E\. Process|E\. Thread|Exclusive_Process|Exclusive_Thread|Prohibited)"
     r"\s*\|\s*$")
+# R450+ boxes add a third line per GPU whose last cell is the MIG mode.
+_BOX_MIG_ENABLED_RE = re.compile(r"^\|.*\|\s*Enabled\s*\|$")
 COMPUTE_MODES = {"Default": "default", "E. Process": "exclusive_process", "Exclusive_Process": "exclusive_process",
                  "E. Thread": "exclusive_thread", "Exclusive_Thread": "exclusive_thread", "Prohibited": "prohibited"}
 
@@ -161,8 +168,13 @@ def parse_compute_modes(text: Any) -> dict[int, str]:
     missing or unreadable (a truncated box) is left out."""
     modes: dict[int, str] = {}
     index: Optional[int] = None
+    just_read: Optional[int] = None
     for line in _as_text(text).splitlines():
         line = line.rstrip()
+        if just_read is not None and _BOX_MIG_ENABLED_RE.search(line):
+            # MIG on: the GPU's own mode says nothing sure about its instances
+            del modes[just_read]
+        just_read = None
         gpu_line = _BOX_GPU_RE.match(line)
         if gpu_line:
             index = int(gpu_line.group(1))
@@ -170,6 +182,7 @@ def parse_compute_modes(text: Any) -> dict[int, str]:
         mode = _BOX_MODE_RE.search(line)
         if mode and index is not None and index not in modes:
             modes[index] = COMPUTE_MODES[mode.group(1)]
+            just_read = index
         index = None  # the mode is on the line right after the GPU's own
     return modes
 
@@ -264,24 +277,31 @@ def read_uvm_module_loaded(path: str) -> Optional[bool]:
     return "nvidia_uvm" in names
 
 
-def uvm_device_node_exists(path: str) -> Optional[bool]:
-    """Whether /dev/nvidia-uvm exists as a character device; None when /dev cannot be read."""
+def _is(path: str, kind: Callable[[int], bool],
+        absent: tuple[type[OSError], ...] = (FileNotFoundError, NotADirectoryError)) -> Optional[bool]:
+    """Whether ``path`` is there as that kind of file; None when that cannot be told."""
     try:
-        return stat.S_ISCHR(os.stat(path).st_mode)
-    except FileNotFoundError:
+        return kind(os.stat(path).st_mode)
+    except absent:
         return False
     except (OSError, ValueError):
         return None
+
+
+def uvm_device_node_exists(path: str) -> Optional[bool]:
+    """Whether /dev/nvidia-uvm exists as a character device; None when /dev cannot be read
+    (a /dev that is not a folder is not a /dev to judge by)."""
+    return _is(path, stat.S_ISCHR, absent=(FileNotFoundError,))
+
+
+def folder_exists(path: str) -> Optional[bool]:
+    """Whether a folder is there; None when that cannot be told."""
+    return _is(path, stat.S_ISDIR)
 
 
 def macos_cuda_driver_exists(path: str) -> Optional[bool]:
     """Whether the CUDA driver for macOS is installed; None when that cannot be told."""
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except (FileNotFoundError, NotADirectoryError):
-        return False
-    except (OSError, ValueError):
-        return None
+    return _is(path, stat.S_ISREG)
 
 
 def query_argv(path: str, fields: Sequence[str]) -> list[str]:
@@ -304,8 +324,10 @@ def collect(ctx: ProbeContext) -> dict[str, Any]:
         proc_version = read_proc_driver_version(PROC_DRIVER_VERSION)
         if proc_version:
             table["proc_driver_version"] = proc_version
+        table["mps_pipe_dir"] = ctx.env("CUDA_MPS_PIPE_DIRECTORY") or MPS_PIPE_DIR_DEFAULT
         for key, value in (("uvm_module_loaded", read_uvm_module_loaded(PROC_MODULES)),
-                           ("uvm_device_node", uvm_device_node_exists(UVM_DEVICE_NODE))):
+                           ("uvm_device_node", uvm_device_node_exists(UVM_DEVICE_NODE)),
+                           ("mps_pipe_dir_exists", folder_exists(table["mps_pipe_dir"]))):
             if value is not None:
                 table[key] = value
     if ctx.family == "darwin":
@@ -403,6 +425,8 @@ def _run_nvidia_smi(ctx: ProbeContext, path: str, table: dict[str, Any], smi: di
         smi["timed_out"] = plain.timed_out
         header = parse_header(plain.output)
         modes = parse_compute_modes(plain.output)
+        if plain.ok:
+            table["mps_server_listed"] = MPS_SERVER_NAME in plain.output
         for device in table.get("devices", []):
             if device.get("index") in modes:
                 device["compute_mode"] = modes[device["index"]]

@@ -57,7 +57,7 @@ class Generated:
 def _gpu_decision(record: Mapping[str, Any], config: EffectiveConfig, compiler: bool) -> tuple[str, str]:
     """device for the written config: the GPU only when legacydoc.readiness says it would
     run there (the same answer check gives), with the config's compiler."""
-    from legacydoc.derive import all_exclusive, gpu_blockers, visible_gpus
+    from legacydoc.derive import all_exclusive, compute_modes, gpu_blockers, visible_gpus
 
     device = "gpu" if config.schema.id == "theano-0.8.2" else "cuda"
     blockers = gpu_blockers(record) if device == "cuda" else ()
@@ -69,15 +69,18 @@ def _gpu_decision(record: Mapping[str, Any], config: EffectiveConfig, compiler: 
         found = "nvidia-smi lists %s, %sa C++ compiler works" % (names[0] if names else "a GPU", uses)
         visible = visible_gpus(record)
         if visible is not None and visible > 1 and all_exclusive(record):
-            return device, "%s: %s; %d GPUs are visible, each in exclusive-process mode (nvidia-smi): each " \
-                "process takes a free one" % (device, found, visible)
+            return device, "%s: %s; %d GPUs are visible, those that take work in an exclusive compute mode " \
+                "(nvidia-smi) and no MPS daemon seen: each process takes a free one, and a process that finds " \
+                "none free fails (LD212)" % (device, found, visible)
         if visible is not None and visible > 1:
             # Plain cuda stays: in exclusive-process mode it spreads the processes, while
             # cuda0 would send them all to one GPU; in the default mode they share the first
             # (LD217), and the note says how to give each its own.
-            return device, "%s: %s; %d GPUs are visible: each process takes the first free one, so start " \
-                "others with THEANO_FLAGS=device=%s1 (and so on) unless the GPUs are in exclusive-process mode" % (
-                    device, found, visible, device)
+            modes = compute_modes(record)
+            hedge = "" if modes and all(m == "default" for m in modes) else \
+                " unless the GPUs are in exclusive-process mode"
+            return device, "%s: %s; %d GPUs are visible: each process takes the first that accepts it, so " \
+                "start others with THEANO_FLAGS=device=%s1 (and so on)%s" % (device, found, visible, device, hedge)
         return device, "%s: %s" % (device, found)
     why = decision.reasons + ["not known: %s" % u for u in decision.unknown]
     return "cpu", "cpu: %s. device = %s needs that fixed first (legacydoc check says how)" % ("; ".join(why), device)
