@@ -59,6 +59,7 @@ DERIVED: dict[str, str] = {
     "every process opens the first GPU that accepts it (false where nvidia-smi shows every GPU in an "
     "exclusive compute mode and no MPS daemon serves them: the next process moves on)",
     "gpu.compute_modes": "each GPU's compute mode as nvidia-smi's table shows it (absent unless all are shown)",
+    "gpu.all_prohibited": "every GPU is in the Prohibited compute mode (absent when the modes are not all shown)",
     "theano.runs_on": "cpu | gpu | unknown: where Theano would really run (legacydoc.readiness)",
     "theano.on_cpu": "Theano would run on the CPU (false: on the GPU); absent when that is unknown",
     "theano.cpu_reasons": "why it would not run on the GPU (from recorded facts only)",
@@ -919,6 +920,13 @@ def mps_ruled_out(facts: Mapping[str, Any]) -> bool:
         get(facts, "gpu.mps_server_listed") is not True
 
 
+def all_prohibited(facts: Mapping[str, Any]) -> bool:
+    """nvidia-smi shows every GPU in the Prohibited compute mode: no process may create a
+    CUDA context on any of them."""
+    modes = compute_modes(facts)
+    return modes is not None and all(m == "prohibited" for m in modes)
+
+
 def all_exclusive(facts: Mapping[str, Any]) -> bool:
     """Every GPU that accepts work takes one process at a time (an exclusive compute mode;
     prohibited ones take none), at least one does, and no MPS daemon lets several processes
@@ -1047,8 +1055,9 @@ def device_facts(facts: Mapping[str, Any], theano_version: Any, blockers: tuple[
             count = visible_gpus(facts)
             if count is not None:
                 out["visible_gpus"] = count
-                # every GPU in an exclusive mode, without MPS: the next process moves on
-                out["gpu_unpinned"] = count > 1 and not all_exclusive(facts)
+                # every GPU in an exclusive mode, without MPS: the next process moves on;
+                # every GPU prohibited: no process gets one (LD220)
+                out["gpu_unpinned"] = count > 1 and not all_exclusive(facts) and not all_prohibited(facts)
     if "backend" not in out:
         # No device setting in the record, but the log was printed by one back-end's module.
         from legacydoc.messages import shown_by_log
@@ -1309,10 +1318,12 @@ def blas_fix(facts: Mapping[str, Any]) -> str:
               "legacydoc theanorc --write, which writes the matching ldflags") % seen
 
 
-def gpu_blockers(facts: Mapping[str, Any]) -> tuple[str, ...]:
-    """What stops the gpuarray back-end beyond the readiness basics (GPU, pygpu, compiler):
-    the same list for check and for theanorc --write, so they never disagree."""
-    return _blockers(_libgpuarray_for_os(facts).get("nvrtc_found"))
+def gpu_blockers(facts: Mapping[str, Any], backend: str = "gpuarray") -> tuple[str, ...]:
+    """What stops a GPU back-end beyond the readiness basics (GPU, pygpu, compiler): the
+    same list for check and for theanorc --write, so they never disagree. NVRTC is the
+    gpuarray back-end's alone."""
+    nvrtc = _libgpuarray_for_os(facts).get("nvrtc_found") if backend == "gpuarray" else None
+    return _blockers(nvrtc, all_prohibited(facts))
 
 
 def _for_os(facts: Mapping[str, Any], compute: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
@@ -1329,8 +1340,11 @@ def _libgpuarray_for_os(facts: Mapping[str, Any]) -> dict[str, Any]:
     return _for_os(facts, lambda o: libgpuarray_facts(facts, driver_facts(facts, o).get("max_cuda"), o))
 
 
-def _blockers(nvrtc_found: Optional[bool]) -> tuple[str, ...]:
-    return (tr("libgpuarray cannot load an NVRTC library it asks for"),) if nvrtc_found is False else ()
+def _blockers(nvrtc_found: Optional[bool], prohibited: bool = False) -> tuple[str, ...]:
+    out: tuple[str, ...] = (tr("libgpuarray cannot load an NVRTC library it asks for"),) if nvrtc_found is False else ()
+    if prohibited:
+        out += (tr("every GPU is in the Prohibited compute mode"),)
+    return out
 
 
 def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
@@ -1360,6 +1374,7 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     modes = compute_modes(facts)
     if modes is not None:
         d["gpu.compute_modes"] = modes
+        d["gpu.all_prohibited"] = all_prohibited(facts)
     driver = _for_os(facts, lambda o: driver_facts(facts, o))
     d.update(_flat("driver", driver))
     nvcc = _for_os(facts, lambda o: nvcc_facts(facts, o, driver_facts(facts, o).get("max_cuda")))
@@ -1388,7 +1403,8 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     d.update(_flat("pygpu", _for_os(facts, lambda o: pygpu_facts(facts, release, era,
                                                                   driver_facts(facts, o).get("max_cuda"), o))))
     # (gpu_blockers, from what was derived above)
-    d.update(_flat("theano", device_facts(facts, theano.get("version"), _blockers(d.get("libgpuarray.nvrtc_found")))))
+    d.update(_flat("theano", device_facts(facts, theano.get("version"),
+                                          _blockers(d.get("libgpuarray.nvrtc_found"), all_prohibited(facts)))))
     if d.get("gxx.too_new_for_nvcc") is True:
         d["gxx.too_new_for_nvcc_era_unknown"] = nvcc_use_unknown(
             theano.get("version"), d.get("theano.backend"), d.get("theano.flavour"))

@@ -100,6 +100,12 @@ def test_the_compute_modes_nvidia_smi_shows_decide_whether_plain_cuda_piles_up()
     # a prohibited GPU takes no process: the one exclusive GPU left decides
     prohibited = _in_modes(_two_gpus(_healthy(), "cuda"), "prohibited", "exclusive_thread")
     assert "LD217" not in {d.id for d in run_check(prohibited, RULES).every()}
+    # every GPU prohibited: no context anywhere (LD220), and the written config stays on the CPU
+    closed = _in_modes(_two_gpus(_healthy(), "cuda"), "prohibited", "prohibited")
+    result = run_check(closed, RULES)
+    assert "LD220" in {d.id for d in result.every()} and "LD217" not in {d.id for d in result.every()}
+    assert result.facts["derived"]["theano"]["runs_on"] == "cpu"
+    assert generate(closed, effective_config(closed)).lines[0].value == "cpu"
     # a GPU counted but not listed: its mode is not known, nothing is claimed
     partial = _in_modes(_two_gpus(_healthy(), "cuda"), "exclusive_process", "exclusive_process")
     partial["gpu"]["count"] = 3

@@ -24,7 +24,7 @@ DERIVED = Table({
         "preallocate_fraction": NUMBER, "config_not_used": list_of(STR), "log_contradicts_config": BOOL,
     }),
     "blas": Table({"ldflags_set": BOOL, "ldflags": STR, "fix": STR}),
-    "gpu": Table({"usable": BOOL, "failure": STR, "compute_modes": list_of(STR)}),
+    "gpu": Table({"usable": BOOL, "failure": STR, "compute_modes": list_of(STR), "all_prohibited": BOOL}),
     "driver": Table({"max_cuda": STR, "max_cuda_source": STR, "branch": INT}),
     "nvcc": Table({"version": STR, "min_driver": STR, "driver_ok": BOOL, "lowest_sm": INT, "highest_sm": INT,
                    "max_gcc": INT}),

@@ -60,7 +60,7 @@ def _gpu_decision(record: Mapping[str, Any], config: EffectiveConfig, compiler: 
     from legacydoc.derive import all_exclusive, compute_modes, gpu_blockers, visible_gpus
 
     device = "gpu" if config.schema.id == "theano-0.8.2" else "cuda"
-    blockers = gpu_blockers(record) if device == "cuda" else ()
+    blockers = gpu_blockers(record, "gpuarray" if device == "cuda" else "old")
     decision = readiness.gpu_decision(record, device, config.schema.version, compiler=compiler, blockers=blockers)
     if decision.runs_on == "gpu":
         names = machine.gpu_names(record)
