@@ -893,18 +893,17 @@ def cache_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-KNOWN_COMPUTE_MODES = ("default", "exclusive_process", "exclusive_thread", "prohibited")
-
-
 def compute_modes(facts: Mapping[str, Any]) -> Optional[list[str]]:
     """Each listed GPU's compute mode, in order; None unless nvidia-smi's table showed a
     known mode for every GPU, and the list holds every GPU counted."""
+    from legacydoc.probes.gpu import COMPUTE_MODES  # the words the probe records
+
     devices = get(facts, "gpu.devices")
     count = get(facts, "gpu.count")
     if not isinstance(devices, list) or not devices or (is_int(count) and count != len(devices)):
         return None
     modes = [d.get("compute_mode") if isinstance(d, Mapping) else None for d in devices]
-    if not all(m in KNOWN_COMPUTE_MODES for m in modes):
+    if not all(m in COMPUTE_MODES.values() for m in modes):
         return None
     return [str(m) for m in modes]
 
