@@ -910,13 +910,15 @@ def compute_modes(facts: Mapping[str, Any]) -> Optional[list[str]]:
 
 def mps_ruled_out(facts: Mapping[str, Any]) -> bool:
     """No MPS daemon serves this machine's GPUs, as far as the record shows: MPS exists on
-    Linux only, and there its control pipes' folder must be known to be absent and no MPS
-    server listed by nvidia-smi (a daemon starts its server only when a client comes)."""
+    Linux only, and there its control pipes' folder must be known to be absent, no MPS
+    server listed by nvidia-smi (a daemon starts its server only when a client comes) and no
+    MPS process in the process list (a daemon whose pipes are elsewhere). A process list
+    without one rules nothing out alone: a container sees only its own processes."""
     system = get(facts, "system.os")
     if system == "windows":
         return True
     return system == "linux" and get(facts, "gpu.mps_pipe_dir_exists") is False and \
-        get(facts, "gpu.mps_server_listed") is not True
+        get(facts, "gpu.mps_server_listed") is not True and get(facts, "gpu.mps_process_running") is not True
 
 
 def all_prohibited(facts: Mapping[str, Any]) -> bool:

@@ -159,7 +159,8 @@ def test_a_bench_table_fits() -> None:
     # new facts, declared before the probes write them
     "system.glibc", "system.sip_enabled", "gpu.driver_cuda_api_version", "packages.conda.cudnn.channel",
     "compilers.msvc.visual_studio", "compilers.xcode.version", "libraries.libcuda_version",
-    "libraries.driver_libs", "gpu.mps_pipe_dir_exists", "gpu.mps_server_listed", "derived.gpu.compute_modes",
+    "libraries.driver_libs", "gpu.mps_pipe_dir_exists", "gpu.mps_server_listed", "gpu.mps_process_running",
+    "derived.gpu.compute_modes",
 ])
 def test_known_names(name: str) -> None:
     assert is_known(name)

@@ -3,6 +3,7 @@ with fake nvidia-smi executables (failures, a hang, GBK bytes, old drivers, no t
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import sys
@@ -300,6 +301,7 @@ def no_real_proc(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setattr(gpu, "PROC_MODULES", str(tmp_path / "proc-modules"))
     monkeypatch.setattr(gpu, "UVM_DEVICE_NODE", str(tmp_path / "dev-nvidia-uvm"))
     monkeypatch.setattr(gpu, "MPS_PIPE_DIR_DEFAULT", str(tmp_path / "nvidia-mps"))
+    monkeypatch.setattr(gpu, "PROC_ROOT", str(tmp_path / "proc"))
     monkeypatch.setattr(gpu, "MACOS_CUDA_DRIVER", str(tmp_path / "CUDA.framework" / "CUDA"))
     return target
 
@@ -514,6 +516,49 @@ def test_an_mps_daemon_is_seen_by_its_pipe_folder_or_its_server(ctx_factory: Any
         "compute_cap": (data_bytes(SMI + "linux_470.182.03_query_compute_cap_invalid_rc2.txt"), 2),
         "--query-gpu": (data_bytes(SMI + "linux_470.182.03_2x_k80_query_no_compute_cap.csv"), 0)})
     assert gpu.collect(linux_ctx(ctx_factory, fake_tools))["mps_server_listed"] is True
+
+
+def fake_proc(root: Path, names: dict[str, str]) -> Path:
+    """A /proc with one folder per process and its comm file; other entries as /proc has."""
+    for pid, name in names.items():
+        (root / pid).mkdir(parents=True)
+        (root / pid / "comm").write_text(name + "\n")
+    (root / "sys").mkdir(parents=True, exist_ok=True)
+    (root / "uptime").write_text("1.0 1.0\n")
+    return root
+
+
+def test_an_mps_daemon_is_seen_in_the_process_list(tmp_path: Path) -> None:
+    # comm keeps 15 characters: nvidia-cuda-mps-control reads as nvidia-cuda-mps
+    proc = fake_proc(tmp_path / "proc", {"1": "systemd", "812": "python3", "4242": "nvidia-cuda-mps"})
+    assert gpu.mps_process_running(str(proc)) is True
+    quiet = fake_proc(tmp_path / "quiet", {"1": "systemd", "812": "python3", "900": "nvidia-persiste"})
+    assert gpu.mps_process_running(str(quiet)) is False
+    # more entries than it reads: the list was not read whole
+    assert gpu.mps_process_running(str(quiet), limit=2) is None
+    # hidepid: other users' processes (pid 1 among them) cannot be read; no /proc at all
+    hidden = fake_proc(tmp_path / "hidden", {"812": "python3"})
+    assert gpu.mps_process_running(str(hidden)) is None
+    assert gpu.mps_process_running(str(tmp_path / "none")) is None
+
+
+@pytest.mark.skipif(not Path("/proc/1/comm").is_file(), reason="needs a Linux /proc")
+def test_this_machines_process_list_is_read_whole() -> None:
+    # the real /proc: no MPS daemon runs on a test machine, and our own process is listed
+    assert gpu.mps_process_running("/proc") is False
+    assert Path("/proc/%d/comm" % os.getpid()).read_text().strip() != ""
+
+
+@posix_only
+def test_the_probe_records_an_mps_process(ctx_factory: Any, fake_tools: Any, tmp_path: Path) -> None:
+    fake_tools.add("nvidia-smi", stdout=data_bytes(SMI + "linux_470.182.03_2x_k80_exclusive_process_plain.txt"), by_args={
+        "compute_cap": (data_bytes(SMI + "linux_470.182.03_query_compute_cap_invalid_rc2.txt"), 2),
+        "--query-gpu": (data_bytes(SMI + "linux_470.182.03_2x_k80_query_no_compute_cap.csv"), 0)})
+    assert "mps_process_running" not in gpu.collect(linux_ctx(ctx_factory, fake_tools))  # no /proc there
+    fake_proc(tmp_path / "proc", {"1": "init", "4242": "nvidia-cuda-mps"})
+    table = gpu.collect(linux_ctx(ctx_factory, fake_tools))
+    assert table["mps_pipe_dir_exists"] is False and table["mps_process_running"] is True
+    assert toml_roundtrip(table) == table
 
 
 @posix_only

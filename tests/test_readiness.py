@@ -93,6 +93,12 @@ def test_the_compute_modes_nvidia_smi_shows_decide_whether_plain_cuda_piles_up()
     # both exclusive, but an MPS daemon's pipe folder is there: its clients share one GPU
     mps = _in_modes(_two_gpus(_healthy(), "cuda"), "exclusive_process", "exclusive_process", mps=True)
     assert "LD217" in {d.id for d in run_check(mps, RULES).every()}
+    # no pipe folder where this shell looks, but an MPS process runs (its pipes are elsewhere)
+    elsewhere = _in_modes(_two_gpus(_healthy(), "cuda"), "exclusive_process", "exclusive_process")
+    elsewhere["gpu"]["mps_process_running"] = True
+    assert "LD217" in {d.id for d in run_check(elsewhere, RULES).every()}
+    elsewhere["gpu"]["mps_process_running"] = False  # none seen: the folder decides, as before
+    assert "LD217" not in {d.id for d in run_check(elsewhere, RULES).every()}
     # the MPS folder never looked for (an older record): not claimed either
     unlooked = _in_modes(_two_gpus(_healthy(), "cuda"), "exclusive_process", "exclusive_process")
     del unlooked["gpu"]["mps_pipe_dir_exists"]

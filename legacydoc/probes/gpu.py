@@ -54,6 +54,14 @@ UVM_DEVICE_NODE = "/dev/nvidia-uvm"
 # clients, so many processes share one GPU even in exclusive-process mode.
 MPS_PIPE_DIR_DEFAULT = "/tmp/nvidia-mps"
 MPS_SERVER_NAME = "nvidia-cuda-mps-server"
+# The process list, for a daemon whose pipes are elsewhere (CUDA_MPS_PIPE_DIRECTORY set only
+# in the daemon's own shell). The kernel keeps 15 characters of a program's name in
+# /proc/<pid>/comm (proc(5), TASK_COMM_LEN 16), so nvidia-cuda-mps-control and
+# nvidia-cuda-mps-server both read as this.
+PROC_ROOT = "/proc"
+MPS_COMM = b"nvidia-cuda-mps"
+# Entries of /proc read at most: a machine runs a few thousand processes, not more.
+PROC_SCAN_LIMIT = 65536
 MACOS_CUDA_DRIVER = "/Library/Frameworks/CUDA.framework/CUDA"
 # /proc/modules holds one short line per loaded module: a few hundred lines at most.
 PROC_MODULES_LIMIT = 1024 * 1024
@@ -299,6 +307,27 @@ def folder_exists(path: str) -> Optional[bool]:
     return _is(path, stat.S_ISDIR)
 
 
+def mps_process_running(proc_root: str, limit: int = PROC_SCAN_LIMIT) -> Optional[bool]:
+    """Whether an MPS control daemon or server runs here, by the names in /proc/<pid>/comm;
+    None when the process list cannot be read whole: no /proc, one mounted with hidepid
+    (other users' processes hidden: the daemon usually runs as root), or too many entries."""
+    if read_small(os.path.join(proc_root, "1", "comm"), 64) is None:
+        return None
+    try:
+        with os.scandir(proc_root) as entries:
+            for seen, entry in enumerate(entries):
+                if seen >= limit:
+                    return None
+                if not entry.name.isdigit():
+                    continue
+                # a process that ended meanwhile reads as None: it is no daemon
+                if (read_small(os.path.join(entry.path, "comm"), 64) or b"").strip() == MPS_COMM:
+                    return True
+    except (OSError, ValueError):
+        return None
+    return False
+
+
 def macos_cuda_driver_exists(path: str) -> Optional[bool]:
     """Whether the CUDA driver for macOS is installed; None when that cannot be told."""
     return _is(path, stat.S_ISREG)
@@ -327,7 +356,8 @@ def collect(ctx: ProbeContext) -> dict[str, Any]:
         table["mps_pipe_dir"] = ctx.env("CUDA_MPS_PIPE_DIRECTORY") or MPS_PIPE_DIR_DEFAULT
         for key, value in (("uvm_module_loaded", read_uvm_module_loaded(PROC_MODULES)),
                            ("uvm_device_node", uvm_device_node_exists(UVM_DEVICE_NODE)),
-                           ("mps_pipe_dir_exists", folder_exists(table["mps_pipe_dir"]))):
+                           ("mps_pipe_dir_exists", folder_exists(table["mps_pipe_dir"])),
+                           ("mps_process_running", mps_process_running(PROC_ROOT))):
             if value is not None:
                 table[key] = value
     if ctx.family == "darwin":
