@@ -549,3 +549,47 @@ def test_possible_causes_of_one_message_are_one_error_in_the_verdict() -> None:
     assert proc.returncode == 1
     assert "Verdict: 1 error (shown as 2 possible causes), 0 warnings" in proc.stdout, proc.stdout
     assert "[LD112" in proc.stdout and "[LD157" in proc.stdout
+
+
+CUDA_ONLY = """schema = 1
+legacydoc_version = "0.1.0"
+collected_at = "2017-08-17T00:00:00+00:00"
+redacted = true
+
+[system]
+os = "linux"
+
+[packages.theano]
+name = "Theano"
+version = "1.0.5"
+
+[theano_config.flags]
+THEANO_FLAGS = "device=cuda"
+"""
+
+
+@pytest.mark.parametrize("line, first, quiet", [
+    # cuDNN refuses GPUs below compute capability 3.0 whatever the release
+    ("RuntimeError: error doing cuDNN conv FWD operation: CUDNN_STATUS_ARCH_MISMATCH", "LD213", "LD614"),
+    # the memory cuDNN's algorithm needs was not there: the card is full, the setup works
+    ("RuntimeError: error selecting convolution algo: CUDNN_STATUS_ALLOC_FAILED", "LD614", "LD213"),
+    ("MemoryError: Could not allocate GPU memory for FindEx", "LD614", "LD213"),
+])
+def test_the_status_cudnn_quotes_names_the_cause(tmp_path: Path, line: str, first: str, quiet: str) -> None:
+    facts, log = tmp_path / "facts.toml", tmp_path / "err.txt"
+    facts.write_text(CUDA_ONLY, encoding="utf-8")
+    log.write_text(line + "\n", encoding="utf-8")
+    data = json.loads(run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout)
+    errors = [d["id"] for d in data["diagnoses"] if d["severity"] == "error"]
+    assert errors[:1] == [first] and quiet not in errors
+
+
+def test_a_failed_cudnn_kernel_alone_names_no_setting(tmp_path: Path) -> None:
+    facts, log = tmp_path / "facts.toml", tmp_path / "err.txt"
+    facts.write_text(CUDA_ONLY, encoding="utf-8")
+    log.write_text("runtimeError: error doing operation:CUDNN_STATUS_EXECUTION_FAILED\n", encoding="utf-8")
+    data = json.loads(run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout)
+    assert not [d for d in data["diagnoses"] if d["severity"] == "error"]
+    [item] = data["log_unexplained"]
+    # the cuDNN release is not in the record: the version rules stay undecided, never claimed
+    assert item["message"] == "theano-cudnn-op-execution-failed" and "LD314" in item["undecided"]

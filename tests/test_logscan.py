@@ -307,6 +307,24 @@ def test_run_starts_stay_linear_on_a_log_of_command_lines() -> None:
 
 # Older or cut-down wordings of known messages, as the field quoted them.
 WORDINGS = {
+    # cuDNN's status quoted by each back-end's convolution and pooling code
+    "RuntimeError: GpuDnnConv: error selecting convolution algo: CUDNN_STATUS_ALLOC_FAILED": "theano-cudnn-op-memory",
+    "RuntimeError: error doing cuDNN conv gradweight operation: CUDNN_STATUS_ALLOC_FAILED": "theano-cudnn-op-memory",
+    "RuntimeError: Could not allocate working memory": "theano-cudnn-op-memory",
+    "MemoryError: Could not allocate working GPU memory": "theano-cudnn-op-memory",
+    "RuntimeError: GpuDnnPool: error doing cudnnPoolingForward operation: CUDNN_STATUS_ARCH_MISMATCH":
+        "theano-cudnn-op-arch-mismatch",
+    "could not create cuDNN handle: CUDNN_STATUS_ARCH_MISMATCH": "theano-cudnn-op-arch-mismatch",
+    "RuntimeError: GpuDnnPoolGrad: error doing operation: CUDNN_STATUS_EXECUTION_FAILED.":
+        "theano-cudnn-op-execution-failed",
+    "RuntimeError: error doing cuDNN conv FWD operation: CUDNN_STATUS_EXECUTION_FAILED": "theano-cudnn-op-execution-failed",
+    # a compile cache under a base_compiledir of the user's own, and a quota used up
+    "PermissionError: [Errno 13] Permission denied: '/scratch/theano_cache/compiledir_Linux-4.15--generic-x86_64-with-"
+    "Ubuntu-18.04-bionic-x86_64-3.6.9-64/lock_dir'": "theano-compiledir-errno13",
+    "IOError: [Errno 122] Disk quota exceeded: '/home/u/.theano/compiledir_Linux-3.10-x86_64/tmpab12/mod.cpp'":
+        "compiler-no-space-left",
+    "OSError: [Errno 69] Disc quota exceeded: '/Users/u/.theano/compiledir_Darwin-15.6.0-x86_64-i386-64bit-i386-2.7.12-64'":
+        "compiler-no-space-left",
     "mod.cpp:2:10: fatal error: 'iostream' file not found": "macos-sdk-headers-missing",
     "AttributeError: 'module' object has no attribute '_get_ndarray_c_version'": "numpy-get-ndarray-c-version-missing",
     "NotImplementedError: AbstractConv2d theano optimization failed. Did you exclude both \"conv_dnn\" and "
