@@ -318,6 +318,11 @@ WORDINGS = {
     "RuntimeError: GpuDnnPoolGrad: error doing operation: CUDNN_STATUS_EXECUTION_FAILED.":
         "theano-cudnn-op-execution-failed",
     "RuntimeError: error doing cuDNN conv FWD operation: CUDNN_STATUS_EXECUTION_FAILED": "theano-cudnn-op-execution-failed",
+    # the old back-end's first kernel, on a GPU its cached or built code has no binary for
+    "RuntimeError: CudaNdarray_ptr_int_size: error when calling the gpu code. (no kernel image is available for "
+    "execution on the device)": "theano-cuda-invalid-device-function",
+    "RuntimeError: Cuda error: kernel_reduce_sum: no kernel image is available for execution on the device.":
+        "theano-cuda-invalid-device-function",
     # a compile cache under a base_compiledir of the user's own, and a quota used up
     "PermissionError: [Errno 13] Permission denied: '/scratch/theano_cache/compiledir_Linux-4.15--generic-x86_64-with-"
     "Ubuntu-18.04-bionic-x86_64-3.6.9-64/lock_dir'": "theano-compiledir-errno13",
