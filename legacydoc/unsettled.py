@@ -45,7 +45,8 @@ def unsettled_messages(facts: Mapping[str, Any], rules: Sequence[Rule], fired: s
             continue
         seen.add(message.id)
         pointed = message.all_rules()
-        if not pointed or fired.intersection(pointed):
+        # a message no rule stands behind is still a failure the findings do not explain
+        if fired.intersection(pointed):
             continue
         states = {rule_id: rule_status(by_rule.get(rule_id), facts) for rule_id in pointed}
         undecided = [r for r, s in states.items() if s == UNKNOWN]

@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
+from legacydoc import logscan
 from legacydoc.areas import AREA_NAMES as AREAS
 from legacydoc.engine import LAYERS, SEVERITIES
+from legacydoc.messages import catalogue, shown_by_log
 from test_cli import run_cli
 
 SEED_000 = REPO / "fixtures" / "seed-000-win10-python313-nvml-error" / "facts.toml"
@@ -569,8 +571,6 @@ THEANO_FLAGS = "device=cuda"
 
 
 @pytest.mark.parametrize("line, first, quiet", [
-    # cuDNN refuses GPUs below compute capability 3.0 whatever the release
-    ("RuntimeError: error doing cuDNN conv FWD operation: CUDNN_STATUS_ARCH_MISMATCH", "LD213", "LD614"),
     # the memory cuDNN's algorithm needs was not there: the card is full, the setup works
     ("RuntimeError: error selecting convolution algo: CUDNN_STATUS_ALLOC_FAILED", "LD614", "LD213"),
     ("MemoryError: Could not allocate GPU memory for FindEx", "LD614", "LD213"),
@@ -584,6 +584,46 @@ def test_the_status_cudnn_quotes_names_the_cause(tmp_path: Path, line: str, firs
     assert errors[:1] == [first] and quiet not in errors
 
 
+OLD_GPU = '[gpu]\ncount = 1\n\n[[gpu.devices]]\nindex = 0\nname = "GeForce GTX 580"\ncompute_capability = "2.0"\n'
+NEW_GPU = '[gpu]\ncount = 1\n\n[[gpu.devices]]\nindex = 0\nname = "GeForce GTX 1080"\ncompute_capability = "6.1"\n'
+ARCH_MISMATCH = "RuntimeError: error doing cuDNN conv FWD operation: CUDNN_STATUS_ARCH_MISMATCH\n"
+
+
+def test_cudnns_arch_mismatch_is_an_old_gpu_only_where_the_record_shows_one(tmp_path: Path) -> None:
+    facts, log = tmp_path / "facts.toml", tmp_path / "err.txt"
+    log.write_text(ARCH_MISMATCH, encoding="utf-8")
+
+    def errors(record: str) -> list[str]:
+        facts.write_text(record, encoding="utf-8")
+        data = json.loads(run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout)
+        return [d["id"] for d in data["diagnoses"] if d["severity"] == "error"]
+
+    # a Fermi card: no cuDNN runs there
+    assert errors(CUDA_ONLY + OLD_GPU)[:1] == ["LD213"]
+    # a GTX 1080 with float16 computed in float16: the same status, and the GPU is not the cause
+    half = CUDA_ONLY.replace('"device=cuda"', '"device=cuda,floatX=float16,dnn.conv.precision=float16"')
+    assert "LD213" not in errors(half + NEW_GPU)
+    # no GPU recorded: nothing claimed about its age
+    assert "LD213" not in errors(CUDA_ONLY)
+
+
+def test_an_arch_mismatch_is_read_by_one_message_only() -> None:
+    for line in ("RuntimeError: GpuDnnConv: error getting worksize: CUDNN_STATUS_ARCH_MISMATCH",
+                 "could not create cuDNN handle: CUDNN_STATUS_ARCH_MISMATCH", ARCH_MISMATCH):
+        assert [m.id for m in logscan.scan(line, catalogue())] == ["theano-cudnn-op-arch-mismatch"]
+
+
+def test_a_feature_check_both_back_ends_print_claims_neither_back_end(tmp_path: Path) -> None:
+    facts, log = tmp_path / "facts.toml", tmp_path / "err.txt"
+    facts.write_text(CUDA_ONLY.replace('"1.0.5"', '"0.8.2"'), encoding="utf-8")
+    log.write_text("RuntimeError: cuDNN convolution timing requires cuDNN v3\n", encoding="utf-8")
+    data = json.loads(run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout)
+    assert [d["id"] for d in data["diagnoses"] if d["severity"] == "error"][:1] == ["LD314"]
+    # Theano 0.8.2 prints it in both back-ends: the log proves neither
+    ids = [m.id for m in logscan.scan(log.read_text(encoding="utf-8"), catalogue())]
+    assert shown_by_log({"log": {"ids": ids}}) == {}
+
+
 def test_a_failed_cudnn_kernel_alone_names_no_setting(tmp_path: Path) -> None:
     facts, log = tmp_path / "facts.toml", tmp_path / "err.txt"
     facts.write_text(CUDA_ONLY, encoding="utf-8")
@@ -591,5 +631,5 @@ def test_a_failed_cudnn_kernel_alone_names_no_setting(tmp_path: Path) -> None:
     data = json.loads(run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout)
     assert not [d for d in data["diagnoses"] if d["severity"] == "error"]
     [item] = data["log_unexplained"]
-    # the cuDNN release is not in the record: the version rules stay undecided, never claimed
-    assert item["message"] == "theano-cudnn-op-execution-failed" and "LD314" in item["undecided"]
+    # no rule stands behind it alone: nothing is claimed, nothing is said to be one fact away
+    assert item["message"] == "theano-cudnn-op-execution-failed" and item["undecided"] == []

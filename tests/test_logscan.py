@@ -318,6 +318,14 @@ WORDINGS = {
     "RuntimeError: GpuDnnPoolGrad: error doing operation: CUDNN_STATUS_EXECUTION_FAILED.":
         "theano-cudnn-op-execution-failed",
     "RuntimeError: error doing cuDNN conv FWD operation: CUDNN_STATUS_EXECUTION_FAILED": "theano-cudnn-op-execution-failed",
+    # Theano 0.8's feature checks: the wordings both back-ends print show neither back-end
+    "RuntimeError: cuDNN FFT convolution requires cuDNN v3": "theano-cudnn-too-old-for-feature",
+    "RuntimeError: cuDNN selection of convolution implementation based on heuristics requires cuDNN v3":
+        "theano-cudnn-too-old-for-feature",
+    "RuntimeError: cuDNN pooling mode 'average_exc_pad' requires at least v4": "theano-cudnn-too-old-for-feature",
+    "RuntimeError: cuDNN 3d tiled-FFT convolution requires cuDNN v5 or more recent": "theano-cuda-cudnn-too-old-for-feature",
+    "Exception: cudnn v1 do not support average_exc_pad": "theano-cuda-cudnn-too-old-for-feature",
+    "RuntimeError: cuDNN is required for convolution and pooling": "theano-gpuarray-cudnn-required",
     # the old back-end's first kernel, on a GPU its cached or built code has no binary for
     "RuntimeError: CudaNdarray_ptr_int_size: error when calling the gpu code. (no kernel image is available for "
     "execution on the device)": "theano-cuda-invalid-device-function",

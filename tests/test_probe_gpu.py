@@ -542,11 +542,12 @@ def test_an_mps_daemon_is_seen_in_the_process_list(tmp_path: Path) -> None:
     assert gpu.mps_process_running(str(tmp_path / "none")) is None
 
 
-@pytest.mark.skipif(not Path("/proc/1/comm").is_file(), reason="needs a Linux /proc")
+@pytest.mark.skipif(not os.access("/proc/1/comm", os.R_OK), reason="needs a Linux /proc that shows pid 1")
 def test_this_machines_process_list_is_read_whole() -> None:
-    # the real /proc: no MPS daemon runs on a test machine, and our own process is listed
-    assert gpu.mps_process_running("/proc") is False
-    assert Path("/proc/%d/comm" % os.getpid()).read_text().strip() != ""
+    # the real /proc, read to its end: an answer either way (a GPU host may well run MPS)
+    assert gpu.mps_process_running("/proc") is not None
+    # and a limit below the processes running (this one and pid 1 at least) is no answer
+    assert gpu.mps_process_running("/proc", limit=1) is None
 
 
 @posix_only

@@ -114,7 +114,9 @@ GPU = fact_table({
     "uvm_module_loaded": BOOL, "uvm_device_node": BOOL,
     # new, Linux: the MPS control daemon's pipe folder and whether it exists; whether plain
     # nvidia-smi's process list shows an MPS server
-    "mps_pipe_dir": STR, "mps_pipe_dir_exists": BOOL, "mps_server_listed": BOOL, "mps_process_running": BOOL,
+    "mps_pipe_dir": STR, "mps_pipe_dir_exists": BOOL, "mps_server_listed": BOOL,
+    # false: none among the processes this PID namespace shows (a container sees only its own)
+    "mps_process_running": BOOL,
     # macOS (no nvidia-smi there): /Library/Frameworks/CUDA.framework/CUDA is installed
     "macos_cuda_driver": BOOL,
 })
