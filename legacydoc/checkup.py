@@ -311,5 +311,7 @@ def run_check(record: Mapping[str, Any], rules: Sequence[Rule], source: str = "t
         record=record,
         plan=plan,
         plan_error=plan_error,
-        log_unexplained=unsettled_messages(facts, rules, {d.id for d in _flatten(diagnoses)}, lacking),
+        log_unexplained=unsettled_messages(
+            facts, rules, {d.id for d in _flatten(diagnoses)}, lacking,
+            found_problems=any(d.severity in ("error", "warning") for d in _flatten(diagnoses))),
     )

@@ -21,12 +21,16 @@ MAX_TEXT = 200
 
 
 def unsettled_messages(facts: Mapping[str, Any], rules: Sequence[Rule], fired: set[str],
-                       lacking: Mapping[str, list[str]]) -> list[dict[str, Any]]:
+                       lacking: Mapping[str, list[str]], found_problems: bool = True) -> list[dict[str, Any]]:
     """For each catalogue message found in the log whose rules none fired: its id, line,
     text, and the rules that could not decide (``undecided``: the facts they need are
     unknown, named in ``unknown_facts``), were ruled out by the facts (``ruled_out``), or
     fire only on another message that is not in the log (``need_another_message``).
-    ``lacking``: each undecided rule and the facts it lacked (the areas' ``undecided``)."""
+    ``lacking``: each undecided rule and the facts it lacked (the areas' ``undecided``).
+    A message no rule stands behind (a failed cuDNN kernel, a full disk, the wrapper of a
+    failed compile) is listed only where ``check`` found no problem (``found_problems``
+    false): there it is all that keeps a failure in the log from passing in silence; beside
+    a finding it is mostly the wrapper of what that finding names."""
     matches = get(facts, "log.matches")
     if not isinstance(matches, list) or not matches:
         return []
@@ -45,8 +49,7 @@ def unsettled_messages(facts: Mapping[str, Any], rules: Sequence[Rule], fired: s
             continue
         seen.add(message.id)
         pointed = message.all_rules()
-        # a message no rule stands behind is still a failure the findings do not explain
-        if fired.intersection(pointed):
+        if fired.intersection(pointed) or (not pointed and found_problems):
             continue
         states = {rule_id: rule_status(by_rule.get(rule_id), facts) for rule_id in pointed}
         undecided = [r for r, s in states.items() if s == UNKNOWN]

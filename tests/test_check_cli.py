@@ -633,3 +633,17 @@ def test_a_failed_cudnn_kernel_alone_names_no_setting(tmp_path: Path) -> None:
     [item] = data["log_unexplained"]
     # no rule stands behind it alone: nothing is claimed, nothing is said to be one fact away
     assert item["message"] == "theano-cudnn-op-execution-failed" and item["undecided"] == []
+    # beside a finding, such a message is listed no more: the finding is what the user reads
+    facts.write_text(CUDA_ONLY + OLD_GPU, encoding="utf-8")
+    log.write_text(ARCH_MISMATCH + "runtimeError: error doing operation:CUDNN_STATUS_EXECUTION_FAILED\n", encoding="utf-8")
+    data = json.loads(run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout)
+    assert "LD213" in [d["id"] for d in data["diagnoses"]] and data["log_unexplained"] == []
+
+
+def test_healthy_start_up_lines_are_never_failures_to_explain(tmp_path: Path) -> None:
+    facts, log = tmp_path / "facts.toml", tmp_path / "run.txt"
+    facts.write_text(CUDA_ONLY, encoding="utf-8")
+    log.write_text("Using Theano backend.\nMapped name None to device cuda0: GeForce GTX 1080 (0000:01:00.0)\n"
+                   "Using cuDNN version 5110 on context None\n", encoding="utf-8")
+    data = json.loads(run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout)
+    assert data["log_unexplained"] == [] and "do not explain" not in data["verdict"]
