@@ -302,6 +302,7 @@ def run_check(record: Mapping[str, Any], rules: Sequence[Rule], source: str = "t
     from legacydoc.unsettled import unsettled_messages
 
     lacking = {rule: missing for area in areas for rule, missing in area.undecided.items()}
+    every = _flatten(diagnoses)
     return CheckResult(
         facts=facts,
         diagnoses=diagnoses,
@@ -311,7 +312,6 @@ def run_check(record: Mapping[str, Any], rules: Sequence[Rule], source: str = "t
         record=record,
         plan=plan,
         plan_error=plan_error,
-        log_unexplained=unsettled_messages(
-            facts, rules, {d.id for d in _flatten(diagnoses)}, lacking,
-            found_problems=any(d.severity in ("error", "warning") for d in _flatten(diagnoses))),
+        log_unexplained=unsettled_messages(facts, rules, {d.id for d in every}, lacking,
+                                           found_problems=any(d.severity in ("error", "warning") for d in every)),
     )

@@ -1404,8 +1404,8 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     d.update(_flat("pygpu", _for_os(facts, lambda o: pygpu_facts(facts, release, era,
                                                                   driver_facts(facts, o).get("max_cuda"), o))))
     # (gpu_blockers, from what was derived above)
-    d.update(_flat("theano", device_facts(facts, theano.get("version"),
-                                          _blockers(d.get("libgpuarray.nvrtc_found"), all_prohibited(facts)))))
+    blockers = _blockers(d.get("libgpuarray.nvrtc_found"), d.get("gpu.all_prohibited") is True)
+    d.update(_flat("theano", device_facts(facts, theano.get("version"), blockers)))
     if d.get("gxx.too_new_for_nvcc") is True:
         d["gxx.too_new_for_nvcc_era_unknown"] = nvcc_use_unknown(
             theano.get("version"), d.get("theano.backend"), d.get("theano.flavour"))
