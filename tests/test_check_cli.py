@@ -647,3 +647,23 @@ def test_healthy_start_up_lines_are_never_failures_to_explain(tmp_path: Path) ->
                    "Using cuDNN version 5110 on context None\n", encoding="utf-8")
     data = json.loads(run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout)
     assert data["log_unexplained"] == [] and "do not explain" not in data["verdict"]
+
+
+def test_a_log_line_for_one_gpu_claims_nothing_of_gpus_the_record_rules_out(tmp_path: Path) -> None:
+    facts, log = tmp_path / "facts.toml", tmp_path / "err.txt"
+    log.write_text("Can not use cuDNN on context None: Device not supported\n", encoding="utf-8")
+
+    def found(record: str) -> list[dict]:
+        facts.write_text(record, encoding="utf-8")
+        data = json.loads(run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout)
+        return [d for d in data["diagnoses"] if d["id"] == "LD213"]
+
+    # the line names the GPU's age; the record's only GPU is a Pascal: no "too old" about it
+    assert found(CUDA_ONLY + NEW_GPU) == []
+    # a Fermi recorded: named from the facts
+    [old] = found(CUDA_ONLY + OLD_GPU)
+    assert "GTX 580" in old["title"]
+    # a GPU whose compute capability is unknown, or none recorded: the line is the evidence
+    unknown = NEW_GPU.replace("GeForce GTX 1080", "Some Card").replace('compute_capability = "6.1"\n', "")
+    assert len(found(CUDA_ONLY + unknown)) == 1
+    assert len(found(CUDA_ONLY)) == 1

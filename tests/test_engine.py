@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from legacydoc import engine
+from legacydoc import engine, factschema
 from legacydoc.engine import RuleError, evaluate, fill, load_rule_file, matches, rule_from_table
 from legacydoc.engine.evaluation import MissingFact, truth
 
@@ -157,6 +157,29 @@ def test_a_for_each_rule_with_an_item_it_cannot_decide_is_undecided(devices, und
     if devices is not None:
         facts["gpu"]["devices"] = devices
     assert (rule.id in unknown_rules([rule], facts)) is undecided
+
+
+def test_a_log_line_fires_a_per_item_rule_unless_every_recorded_thing_rules_it_out() -> None:
+    old_gpu = rule_from_table(base_rule(area="gpu", layer="drivers", title="{item.name|a GPU} is old",
+                                        for_each="gpu.devices",
+                                        when={"fact": "item.compute_capability", "version": "<3"}), "x.toml")
+    log = {"schema": 1, "derived": {"log": {"rules": ["T001"]}}}
+
+    def titles(devices: list) -> list[str]:
+        return [d.title for d in evaluate([old_gpu], {**log, "gpu": {"devices": devices}})]
+
+    assert titles([{"name": "GTX 580", "compute_capability": "2.0"}]) == ["GTX 580 is old"]
+    assert titles([{"name": "GTX 1080", "compute_capability": "6.1"}]) == []  # the only GPU rules it out
+    # one GPU undecided, or none listed: the line is the evidence, for no GPU in particular
+    assert titles([{"name": "GTX 1080", "compute_capability": "6.1"}, {"name": "a board"}]) == ["a GPU is old"]
+    assert titles([]) == ["a GPU is old"]
+    # a list of findings of many kinds: one of another kind settles nothing about this one
+    finding = rule_from_table(base_rule(area="config", layer="config", title="old back-end",
+                                        for_each="config.findings",
+                                        when={"fact": "item.kind", "in": ["old-gpu-backend"]}), "x.toml")
+    other = {**log, "config": {"findings": [{"kind": "file-partial", "severity": "info"}]}}
+    assert [d.title for d in evaluate([finding], other)] == ["old back-end"]
+    assert factschema.enumerates("derived.gpus") and not factschema.enumerates("config.findings")
 
 
 def _rule(rid: str, name: str, layer: str, severity: str = "error", explains: tuple = (), when=None) -> engine.Rule:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Optional
 
+from legacydoc import factschema
 from legacydoc.engine.model import LAYERS, SEVERITIES, Diagnosis, Rule
 from legacydoc.facts import get
 from legacydoc.i18n import rule_text
@@ -441,6 +442,15 @@ def _alternatives(
     return out
 
 
+def _all_ruled_out(rule: Rule, facts: Mapping[str, Any], items: Any) -> bool:
+    """Every recorded thing certainly contradicts a per-item rule (each GPU recorded is
+    Kepler or newer): a log line cannot make it true of one the record has. Only a list
+    that enumerates its things counts: config.findings lacking a kind settles nothing."""
+    if not (isinstance(items, list) and items and factschema.enumerates(rule.for_each)):
+        return False
+    return all(truth(rule.when, facts, it) is False for it in items)
+
+
 def evaluate(rules: Iterable[Rule], facts: Mapping[str, Any]) -> list[Diagnosis]:
     """Every diagnosis, root causes first; diagnoses a firing rule explains are folded
     under it (kept in ``folded``, their ids listed in ``explains``); one of several causes
@@ -458,9 +468,10 @@ def evaluate(rules: Iterable[Rule], facts: Mapping[str, Any]) -> list[Diagnosis]
             hits = [item for item in (items if isinstance(items, list) else []) if matches(rule.when, facts, item)]
             if applies is True and hits:
                 fired.extend((rule, diagnose(rule, facts, item)) for item in hits)
-            elif rule.id in log_rules:
+            elif rule.id in log_rules and (hits or not _all_ruled_out(rule, facts, items)):
                 # The era is unknown, the log says it happened: the matching items are the
-                # evidence; without any (the config was not read) it fires once, item-less.
+                # evidence; without any (the config was not read, an item is undecided) it
+                # fires once, item-less.
                 fired.extend((rule, diagnose(rule, facts, item, from_log=True)) for item in hits or [None])
                 on_log_alone.add(rule.id)
             continue

@@ -34,6 +34,7 @@ from legacydoc.factschema.names import (
     FACT_TABLES,
     RECORD,
     declared_names,
+    enumerates,
     is_item_field,
     is_known,
     is_list,
@@ -43,6 +44,6 @@ from legacydoc.factschema.walk import prune, undeclared_keys, validate
 
 __all__ = [
     "ANY", "BOOL", "COMPUTED", "FACT_TABLES", "INT", "NUMBER", "RECORD", "STR", "Kind", "ListKind", "ListOf",
-    "MapOf", "Table", "declared_names", "prune", "is_item_field", "is_known", "is_list", "leaf_names", "list_of",
-    "undeclared_keys", "validate",
+    "MapOf", "Table", "declared_names", "enumerates", "prune", "is_item_field", "is_known", "is_list", "leaf_names",
+    "list_of", "undeclared_keys", "validate",
 ]

@@ -55,8 +55,12 @@ class Table:
 
 @struct(frozen=True, eq=False)
 class ListOf:
-    """An array of tables (what for_each / some / none iterate)."""
+    """An array of tables (what for_each / some / none iterate). ``enumerates``: each item is
+    one recorded thing of a single kind (a GPU), so a per-item rule every item contradicts
+    is ruled out; a list of findings of many kinds (config.findings) says nothing of a kind
+    it lacks."""
     item: Table
+    enumerates: bool = False
 
 
 Kind = Union[str, ListKind, MapOf, Table, ListOf]

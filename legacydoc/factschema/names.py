@@ -60,6 +60,11 @@ def is_list(name: str) -> bool:
     return isinstance(name, str) and any(isinstance(k, ListOf) for k in _kinds_of(name))
 
 
+def enumerates(name: str) -> bool:
+    """Whether the list ``name`` holds every recorded thing of one kind (see ListOf)."""
+    return isinstance(name, str) and any(isinstance(k, ListOf) and k.enumerates for k in _kinds_of(name))
+
+
 @lru_cache(maxsize=4096)
 def _item_field(list_name: str, field: str) -> bool:
     return any(_resolve(k.item, field) for k in _kinds_of(list_name) if isinstance(k, ListOf))

@@ -107,7 +107,7 @@ GPU = fact_table({
     "devices": ListOf(Table({"index": INT, "name": STR, "memory_total_mib": INT, "compute_capability": STR,
                              "pci_bus_id": STR,
                              # new: from plain nvidia-smi's table (default, exclusive_process, ...)
-                             "compute_mode": STR})),
+                             "compute_mode": STR}), enumerates=True),
     "count": INT, "driver_version": STR, "driver_cuda_version": STR, "proc_driver_version": STR,
     "driver_cuda_api_version": STR,  # new: cuDriverGetVersion as "9.0"
     # Linux: nvidia_uvm in /proc/modules, and /dev/nvidia-uvm a character device
