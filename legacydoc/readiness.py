@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
+from packaging.version import Version
+
 from legacydoc.facts import get
 from legacydoc.factschema.kinds import is_int
 from legacydoc.i18n import tr
@@ -179,10 +181,16 @@ def backend(device: Any, theano_version: Any = None) -> Optional[str]:
     return None
 
 
+# The old back-end's configuration left master in commit 9ab1e81d9 (2017-03-28), so every
+# 0.10.0 development build and beta refuses device=gpu* like 1.0 (rel-0.10.0beta1
+# theano/configdefaults.py:98-122); master was labelled 0.10.0dev1 from 2017-05-17.
+OLD_BACKEND_GONE = "0.10.0.dev0"
+
+
 def old_backend_removed(theano_version: Any) -> Optional[bool]:
-    """Theano 1.0 removed theano.sandbox.cuda (device=gpu)."""
+    """Whether this Theano refuses device=gpu* (theano.sandbox.cuda gone): 0.10.0 betas on."""
     version = parse_version(theano_version)
-    return None if version is None else version.release[:1] >= (1,)
+    return None if version is None else version >= Version(OLD_BACKEND_GONE)
 
 
 @struct

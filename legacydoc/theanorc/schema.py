@@ -20,6 +20,7 @@ from packaging.version import Version
 
 from legacydoc import locate
 from legacydoc.probes.target_script import normalise
+from legacydoc.readiness import OLD_BACKEND_GONE
 from legacydoc.structs import field, struct
 from legacydoc.versions import parse_version
 
@@ -161,8 +162,9 @@ def schema_for(flavour: str, version: Optional[str]) -> str:
         return "theano-pymc-1.1.2" if parsed >= Version("1.0.12") else "theano-1.0.5"
     if parsed < Version("0.9"):
         return "theano-0.8.2"
-    if parsed < Version("1.0"):
+    if parsed < Version(OLD_BACKEND_GONE):
         return "theano-0.9.0"
+    # 0.10.0 development builds and betas: 1.0's configuration (no device=gpu, no lib.cnmem)
     return "theano-1.0.5"
 
 

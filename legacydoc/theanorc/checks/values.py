@@ -64,9 +64,9 @@ def value_problems(ctx: Context, setting: Setting, entry: Optional[Entry] = None
             fixed = _repair_value(setting.option, value) or "cuda"
             ctx.add(
                 "old-gpu-backend", "error",
-                tr("%s: device=%s selects the old GPU backend, which was removed in Theano 1.0; import theano fails "
-                "with \"You are tring to use the old GPU back-end\". The GPU is device=cuda (cuda0, cuda1... for a "
-                "given card) with pygpu installed.") % (where, value),
+                tr("%s: device=%s selects the old GPU backend, which was removed in Theano 0.10 (its betas) and 1.0; "
+                "import theano fails with \"You are tring to use the old GPU back-end\". The GPU is device=cuda "
+                "(cuda0, cuda1... for a given card) with pygpu installed.") % (where, value),
                 _fix_for(setting, fixed), import_fails=True, **fields,
             )
             return
