@@ -38,6 +38,8 @@ DERIVED: dict[str, str] = {
     "os": "windows | linux | darwin: the probed OS (absent when the record does not say)",
     "theano.flavour": "theano | theano-pymc | none: which distribution provides the theano package",
     "theano.version": "the version of that distribution",
+    "theano.version_label": "a git build's version label that does not say which code it is (0.9.0 on master "
+    "after the release); theano.version is then unknown",
     "theano.both_installed": "Theano and Theano-PyMC are both installed over the same theano/ folder",
     "theano.python_ok": "the target Python is inside the range this Theano release runs on",
     "theano.python_verdict": "ok | too_new | too_old: where the target Python falls against that range",
@@ -230,6 +232,13 @@ def _mm(version: Any) -> Optional[str]:
     return "%d.%d" % (parts[0], parts[1])
 
 
+# Labels Theano's master kept after the release of that name. After rel-0.9.0 (2017-03-20)
+# setup.py still said 0.9.0 until commit 74b923146 (2017-05-17) made it 0.10.0dev1, and
+# commit 9ab1e81d9 (2017-03-28) removed device=gpu in between: a git build labelled 0.9.0
+# (generated_version.py: release = False) may be either.
+MASTER_KEPT_LABEL = frozenset({"0.9.0"})
+
+
 def theano_flavour(facts: Mapping[str, Any]) -> dict[str, Any]:
     """Which Theano distribution owns the theano package (the one Python imports)."""
     claimed = [str(c).lower() for c in get(facts, "packages.theano_claimed_by", []) or []]
@@ -260,6 +269,11 @@ def theano_flavour(facts: Mapping[str, Any]) -> dict[str, Any]:
         out["version"] = text_version
         if pymc.get("version") == text_version:
             out["flavour"] = "theano-pymc"
+    if (out.get("flavour") == "theano" and out.get("version") in MASTER_KEPT_LABEL
+            and get(facts, "packages.theano_released") is False):
+        # a git build under a label master kept after the release: which code it is, the
+        # release's or a later one without the old back-end, is unknown
+        out["version_label"] = out.pop("version")
     return {k: v for k, v in out.items() if v is not None}
 
 

@@ -667,3 +667,30 @@ def test_a_log_line_for_one_gpu_claims_nothing_of_gpus_the_record_rules_out(tmp_
     unknown = NEW_GPU.replace("GeForce GTX 1080", "Some Card").replace('compute_capability = "6.1"\n', "")
     assert len(found(CUDA_ONLY + unknown)) == 1
     assert len(found(CUDA_ONLY)) == 1
+
+
+DEV_BUILD_REFUSAL = ('ValueError: Invalid value ("cpu") for configuration variable "gpu0". '
+                     'Valid options start with one of "device", "opencl", "cuda"\n')
+
+
+@pytest.mark.parametrize("released, fires", [(False, True), (True, False)])
+def test_a_git_build_labelled_0_9_0_is_judged_by_its_log(tmp_path: Path, released: bool, fires: bool) -> None:
+    facts, log = tmp_path / "facts.toml", tmp_path / "err.txt"
+    # master kept the label 0.9.0 for weeks after the release, and dropped device=gpu in them
+    facts.write_text(CUDA_ONLY.replace('"device=cuda"', '"device=gpu0"').replace('version = "1.0.5"', 'version = "0.9.0"')
+                     .replace("[theano_config.flags]", "[packages]\ntheano_released = %s\n\n[theano_config.flags]"
+                              % str(released).lower()), encoding="utf-8")
+    log.write_text(DEV_BUILD_REFUSAL, encoding="utf-8")
+    data = json.loads(run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout)
+    errors = [d["id"] for d in data["diagnoses"] if d["severity"] == "error"]
+    assert (errors[:1] == ["LD516"]) is fires
+    if not fires:  # the released 0.9.0 takes device=gpu: that log came from another Theano
+        assert "LD516" not in errors
+
+
+def test_a_0_10_beta_refuses_device_gpu_from_the_facts(tmp_path: Path) -> None:
+    facts = tmp_path / "facts.toml"
+    facts.write_text(CUDA_ONLY.replace('"device=cuda"', '"device=gpu0"').replace('"1.0.5"', '"0.10.0b2"'),
+                     encoding="utf-8")
+    data = json.loads(run_cli("check", "--facts", str(facts), "--format", "json").stdout)
+    assert [d["id"] for d in data["diagnoses"] if d["severity"] == "error"][:1] == ["LD516"]

@@ -407,7 +407,7 @@ WORDINGS = {
     "UserWarning: downsample module has been moved to the pool module.": "theano-downsample-moved-warning",  # 0.8.0rc1
     # as pasted in the field: retyped, cut at the console's edge, Python 2's and 3's module forms
     'ValueError : Invalid Value ("cpu") for configuration variable "gpu0" . Valid options start with one of "device", '
-    '"opencl", "cuda" .': "theano-config-device-invalid",
+    '"opencl", "cuda" .': "theano-dev-build-refuses-gpu",
     "RuntimeError: To use MKL 2018 with Theano you must set \"MKL_THREADING_LAYER=GNU\" in your environement":
         "theano-mkl-2018-threading-layer",
     "RuntimeError: You enabled cuDNN, but we aren't able to use": "theano-gpuarray-enabled-cudnn-unusable",

@@ -10,7 +10,8 @@ from legacydoc.factschema.tables import _DNN_PATHS, ENV_NAME
 DERIVED = Table({
     "os": STR,
     "theano": Table({
-        "flavour": STR, "version": STR, "both_installed": BOOL, "python_ok": BOOL, "python_verdict": STR,
+        "flavour": STR, "version": STR, "version_label": STR, "both_installed": BOOL, "python_ok": BOOL,
+        "python_verdict": STR,
         "python_range": STR, "release_known": BOOL, "version_unknown": BOOL, "failures": list_of(STR),
         # failure id (rules/knowledge/theano_releases.toml) -> hit or not; left out when unknown
         "failure": MapOf(BOOL, r"[a-z0-9][a-z0-9-]*"),
