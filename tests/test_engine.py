@@ -161,7 +161,7 @@ def test_a_for_each_rule_with_an_item_it_cannot_decide_is_undecided(devices, und
 
 def test_a_log_line_fires_a_per_item_rule_unless_every_recorded_thing_rules_it_out() -> None:
     old_gpu = rule_from_table(base_rule(area="gpu", layer="drivers", title="{item.name|a GPU} is old",
-                                        for_each="gpu.devices",
+                                        for_each="gpu.devices", items_decide=True,
                                         when={"fact": "item.compute_capability", "version": "<3"}), "x.toml")
     log = {"schema": 1, "derived": {"log": {"rules": ["T001"]}}}
 
@@ -170,9 +170,19 @@ def test_a_log_line_fires_a_per_item_rule_unless_every_recorded_thing_rules_it_o
 
     assert titles([{"name": "GTX 580", "compute_capability": "2.0"}]) == ["GTX 580 is old"]
     assert titles([{"name": "GTX 1080", "compute_capability": "6.1"}]) == []  # the only GPU rules it out
-    # one GPU undecided, or none listed: the line is the evidence, for no GPU in particular
+    # one GPU undecided: the line is the evidence, for no GPU in particular
     assert titles([{"name": "GTX 1080", "compute_capability": "6.1"}, {"name": "a board"}]) == ["a GPU is old"]
+    # an empty list rules nothing out either: no recorded GPU contradicts the line (nvidia-smi
+    # may list none where CUDA still runs one, a GPU passed to a container, for instance)
     assert titles([]) == ["a GPU is old"]
+    # a rule that does not say its items decide (its item field is measured against another
+    # fact, as in_nvcc_range against the nvcc on PATH) still fires from the line
+    loose = rule_from_table(base_rule(area="gpu", layer="drivers", title="{item.name|a GPU} is old",
+                                      for_each="gpu.devices",
+                                      when={"fact": "item.compute_capability", "version": "<3"}), "x.toml")
+    assert [d.title for d in evaluate([loose], {**log, "gpu": {"devices": [{"name": "GTX 1080",
+                                                                         "compute_capability": "6.1"}]}})] == [
+        "a GPU is old"]
     # a list of findings of many kinds: one of another kind settles nothing about this one
     finding = rule_from_table(base_rule(area="config", layer="config", title="old back-end",
                                         for_each="config.findings",
@@ -180,6 +190,9 @@ def test_a_log_line_fires_a_per_item_rule_unless_every_recorded_thing_rules_it_o
     other = {**log, "config": {"findings": [{"kind": "file-partial", "severity": "info"}]}}
     assert [d.title for d in evaluate([finding], other)] == ["old back-end"]
     assert factschema.enumerates("derived.gpus") and not factschema.enumerates("config.findings")
+    with pytest.raises(RuleError, match="'items_decide' needs for_each over a list"):
+        rule_from_table(base_rule(for_each="config.findings", items_decide=True,
+                                  when={"fact": "item.kind", "equals": "x"}), "x.toml")
 
 
 def _rule(rid: str, name: str, layer: str, severity: str = "error", explains: tuple = (), when=None) -> engine.Rule:

@@ -443,10 +443,11 @@ def _alternatives(
 
 
 def _all_ruled_out(rule: Rule, facts: Mapping[str, Any], items: Any) -> bool:
-    """Every recorded thing certainly contradicts a per-item rule (each GPU recorded is
-    Kepler or newer): a log line cannot make it true of one the record has. Only a list
-    that enumerates its things counts: config.findings lacking a kind settles nothing."""
-    if not (isinstance(items, list) and items and factschema.enumerates(rule.for_each)):
+    """Every recorded thing certainly contradicts a per-item rule that says its items decide
+    (each GPU recorded is Kepler or newer): a log line cannot make it true of one the record
+    has. Only a list that enumerates its things counts: config.findings lacking a kind
+    settles nothing."""
+    if not (rule.items_decide and isinstance(items, list) and items and factschema.enumerates(rule.for_each)):
         return False
     return all(truth(rule.when, facts, it) is False for it in items)
 

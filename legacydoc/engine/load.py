@@ -40,7 +40,7 @@ from legacydoc.versions import parse_specifier
 
 RULE_KEYS = frozenset({
     "id", "name", "area", "layer", "severity", "title", "why", "fix", "references", "explains",
-    "when", "for_each", "evidence", "fires", "quiet", "applies", "log_only", "unless",
+    "when", "for_each", "evidence", "fires", "quiet", "applies", "log_only", "unless", "items_decide",
 })
 REQUIRED_KEYS = ("id", "name", "area", "layer", "severity", "title", "why", "fix", "applies")
 # The back-ends a rule may name in `applies`: Theano's old CUDA back-end (device=gpu*,
@@ -242,6 +242,12 @@ def _check_rule_table(table: Any, source: str) -> None:
     validate_condition(when, source, rule_id, scope)
     if "unless" in table and for_each:
         raise _fail(source, rule_id, "'unless' is for rules that do not iterate (for_each)")
+    items_decide = table.get("items_decide", False)
+    if not isinstance(items_decide, bool):
+        raise _fail(source, rule_id, "'items_decide' must be true or false")
+    if items_decide and not (for_each and factschema.enumerates(for_each)):
+        raise _fail(source, rule_id, "'items_decide' needs for_each over a list that holds every recorded thing "
+                    "of its kind (gpu.devices, derived.gpus)")
     unless = table.get("unless", [])
     if unless:
         validate_condition(unless, source, rule_id, None)
@@ -284,6 +290,7 @@ def _build_rule(table: Mapping[str, Any], source: str) -> Rule:
         applies_text=applies_text,
         log_only=table.get("log_only", False),
         unless=table.get("unless", []),
+        items_decide=table.get("items_decide", False),
     )
 
 

@@ -49,6 +49,11 @@ class Rule:
     # ...unless this holds: the record shows the cause gone (the log came from before). On a
     # rule with a 'when', it stops only the log from firing it.
     unless: Any = ()
+    # A per-item rule whose condition is about each item itself (a GPU's architecture):
+    # where every recorded item contradicts it, a log line does not fire it. Not for an
+    # item field measured against something else (in_nvcc_range: the nvcc on PATH may not
+    # be what compiled the failing kernel).
+    items_decide: bool = False
 
 
 @struct
