@@ -39,7 +39,7 @@ DERIVED: dict[str, str] = {
     "theano.flavour": "theano | theano-pymc | none: which distribution provides the theano package",
     "theano.version": "the version of that distribution",
     "theano.version_label": "a git build's version label that does not say which code it is (0.9.0 on master "
-    "after the release); theano.version is then unknown",
+    "after the release, unless its log shows the old back-end running); theano.version is then unknown",
     "theano.both_installed": "Theano and Theano-PyMC are both installed over the same theano/ folder",
     "theano.python_ok": "the target Python is inside the range this Theano release runs on",
     "theano.python_verdict": "ok | too_new | too_old: where the target Python falls against that range",
@@ -232,13 +232,6 @@ def _mm(version: Any) -> Optional[str]:
     return "%d.%d" % (parts[0], parts[1])
 
 
-# Labels Theano's master kept after the release of that name. After rel-0.9.0 (2017-03-20)
-# setup.py still said 0.9.0 until commit 74b923146 (2017-05-17) made it 0.10.0dev1, and
-# commit 9ab1e81d9 (2017-03-28) removed device=gpu in between: a git build labelled 0.9.0
-# (generated_version.py: release = False) may be either.
-MASTER_KEPT_LABEL = frozenset({"0.9.0"})
-
-
 def theano_flavour(facts: Mapping[str, Any]) -> dict[str, Any]:
     """Which Theano distribution owns the theano package (the one Python imports)."""
     claimed = [str(c).lower() for c in get(facts, "packages.theano_claimed_by", []) or []]
@@ -269,10 +262,8 @@ def theano_flavour(facts: Mapping[str, Any]) -> dict[str, Any]:
         out["version"] = text_version
         if pymc.get("version") == text_version:
             out["flavour"] = "theano-pymc"
-    if (out.get("flavour") == "theano" and out.get("version") in MASTER_KEPT_LABEL
-            and get(facts, "packages.theano_released") is False):
-        # a git build under a label master kept after the release: which code it is, the
-        # release's or a later one without the old back-end, is unknown
+    if out.get("flavour") == "theano" and readiness.release_label_unreliable(facts, out.get("version")):
+        # a git build under a label master kept after the release (readiness.MASTER_KEPT_LABEL)
         out["version_label"] = out.pop("version")
     return {k: v for k, v in out.items() if v is not None}
 
@@ -605,8 +596,8 @@ def nvcc_use_unknown(theano_version: Optional[str], backend: Optional[str], flav
     parsed = parse_version(theano_version) if theano_version else None
     if parsed is None:
         return True
-    # 0.10.0beta1 onwards: the old back-end is gone
-    return backend is None and parsed < Version("0.10.0b1")
+    # the 0.10.0 development builds and betas onwards: the old back-end is gone
+    return backend is None and not readiness.old_backend_removed(theano_version)
 
 
 def _era_pygpu_spec(era: Optional[Mapping[str, Any]]) -> Optional[str]:

@@ -169,7 +169,7 @@ def usable_gxx(record: Mapping[str, Any]) -> Optional[str]:
 
 def backend(device: Any, theano_version: Any = None) -> Optional[str]:
     """Which Theano backend a device value selects: 'old' (device=gpu*, theano.sandbox.cuda,
-    removed in 1.0), 'gpuarray' (cuda*/opencl*, pygpu) or 'cpu'. None: unknown device."""
+    removed in 0.10), 'gpuarray' (cuda*/opencl*, pygpu) or 'cpu'. None: unknown device."""
     if not isinstance(device, str) or not device:
         return None
     if device.startswith("gpu"):
@@ -181,10 +181,26 @@ def backend(device: Any, theano_version: Any = None) -> Optional[str]:
     return None
 
 
-# The old back-end's configuration left master in commit 9ab1e81d9 (2017-03-28), so every
-# 0.10.0 development build and beta refuses device=gpu* like 1.0 (rel-0.10.0beta1
-# theano/configdefaults.py:98-122); master was labelled 0.10.0dev1 from 2017-05-17.
+# The old back-end's configuration left master with commit 9ab1e81d9 (merged 2017-04-12,
+# 72d2cbdc8), so every 0.10.0 development build and beta refuses device=gpu* like 1.0
+# (rel-0.10.0beta1 theano/configdefaults.py:98-122); master was labelled 0.10.0dev1 only
+# from 2017-06-05 (74b923146, merged in e499751f0).
 OLD_BACKEND_GONE = "0.10.0.dev0"
+# Labels master kept after the release of that name: from rel-0.9.0 (2017-03-20) to
+# 2017-06-05 setup.py still said 0.9.0, with the old back-end removed in between; the
+# 0.9.X maintenance branch says 0.9.0 too and kept it.
+MASTER_KEPT_LABEL = frozenset({"0.9.0"})
+
+
+def release_label_unreliable(record: Mapping[str, Any], version: Any) -> bool:
+    """A git build (generated_version.py: release = False) under a label master kept after
+    the release: the release's code or a later one without the old back-end, unknown which,
+    unless its log shows the old back-end running (then it is the release's)."""
+    if version not in MASTER_KEPT_LABEL or get(record, "packages.theano_released") is not False:
+        return False
+    from legacydoc.messages import shown_by_log
+
+    return "old-backend" not in shown_by_log(record)
 
 
 def old_backend_removed(theano_version: Any) -> Optional[bool]:
@@ -228,7 +244,7 @@ def gpu_decision(
     if which == "old":
         removed = old_backend_removed(theano_version)
         if removed:
-            decision.reasons.append(tr("device=%s is the old backend, removed in Theano 1.0") % device)
+            decision.reasons.append(tr("device=%s is the old backend, removed in Theano 0.10 and 1.0") % device)
         elif removed is None:
             decision.unknown.append(tr("whether this Theano release still has the old backend"))
         # the old backend compiles every GPU op with nvcc

@@ -18,6 +18,7 @@ import pytest
 from legacy_envs import legacy_venv, probed_record
 from legacydoc.checkup import run_check
 from legacydoc.engine import load_rules
+from legacydoc.theanorc.schema import select_release
 
 pytestmark = pytest.mark.legacy
 
@@ -32,10 +33,14 @@ def _import_with(spec: tuple[str, list[str]], flags: str) -> subprocess.Complete
                           capture_output=True, text=True, timeout=300, cwd="/", env=env)
 
 
+def _record(ctx_factory: Any, spec: tuple[str, list[str]], flags: str) -> dict[str, Any]:
+    return probed_record(ctx_factory, spec, "2026-12-07T00:00:00+00:00", system={"os": "linux"},
+                         theano_config={"files": [], "flags": {"THEANO_FLAGS": flags}})
+
+
 def _errors(ctx_factory: Any, spec: tuple[str, list[str]], flags: str) -> list[str]:
-    record = probed_record(ctx_factory, spec, "2026-12-07T00:00:00+00:00", system={"os": "linux"},
-                           theano_config={"files": [], "flags": {"THEANO_FLAGS": flags}})
-    return [d.id for d in run_check(record, load_rules()).diagnoses if d.severity == "error"]
+    return [d.id for d in run_check(_record(ctx_factory, spec, flags), load_rules()).diagnoses
+            if d.severity == "error"]
 
 
 def test_the_0_10_beta_refuses_device_gpu_and_check_says_so(ctx_factory: Any) -> None:
@@ -48,4 +53,8 @@ def test_0_9_0_still_takes_device_gpu(ctx_factory: Any) -> None:
     done = _import_with(FINAL_09, "device=gpu0,init_gpu_device=")
     # it imports (and, with no GPU here, carries on on the CPU)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "LD516" not in _errors(ctx_factory, FINAL_09, "device=gpu0")
+    # the package from PyPI says it is the release: its schema keeps device=gpu, as it does
+    record = _record(ctx_factory, FINAL_09, "device=gpu0")
+    assert record["packages"]["theano_released"] is True
+    assert select_release(record).schema_id == "theano-0.9.0"
+    assert select_release(_record(ctx_factory, BETA, "device=gpu0")).schema_id == "theano-1.0.5"

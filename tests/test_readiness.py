@@ -147,7 +147,7 @@ def test_nothing_is_claimed_about_what_was_not_recorded() -> None:
     (None, True, "unknown", "whether this Theano release still has the old backend"),
     ("0.9.0", None, "unknown", "whether nvcc is there (the old backend compiles with it)"),
     ("0.9.0", False, "cpu", "the old backend compiles with nvcc, which was not found"),
-    ("1.0.5", True, "cpu", "device=gpu is the old backend, removed in Theano 1.0"),
+    ("1.0.5", True, "cpu", "device=gpu is the old backend, removed in Theano 0.10 and 1.0"),
     ("0.9.0", True, "gpu", None),
 ])
 def test_the_old_backend_runs_on_the_gpu_only_with_its_release_and_nvcc_known(version, nvcc, runs_on, says) -> None:

@@ -20,7 +20,7 @@ from packaging.version import Version
 
 from legacydoc import locate
 from legacydoc.probes.target_script import normalise
-from legacydoc.readiness import OLD_BACKEND_GONE
+from legacydoc.readiness import OLD_BACKEND_GONE, release_label_unreliable
 from legacydoc.structs import field, struct
 from legacydoc.versions import parse_version
 
@@ -179,6 +179,11 @@ def select_release(record: Mapping[str, Any]) -> Release:
     text_v = packages.get("theano_version_text") if isinstance(packages.get("theano_version_text"), str) else None
     if pymc_v and (not theano_v or ("theano-pymc" in claimed and "theano" not in claimed)):
         flavour, version, why = "theano-pymc", pymc_v, "installed Theano-PyMC %s" % pymc_v
+    elif theano_v and release_label_unreliable(record, theano_v):
+        return Release("theano", None, DEFAULT_SCHEMA,
+                       "Theano labelled %s is a git build, and master kept that label after the release "
+                       "(with and without the old back-end): only what every candidate release would say "
+                       "is claimed" % theano_v, version_unknown=True)
     elif theano_v:
         flavour, version, why = "theano", theano_v, "installed Theano %s" % theano_v
         if pymc_v:

@@ -86,7 +86,7 @@ def _check_device(option: Mapping[str, Any], text: str) -> Check:
     if text == option.get("default") or text.startswith(tuple(prefixes)):
         return Check(True, text)
     if text.startswith("gpu"):
-        check = _bad(option, text, "the old GPU backend (device=gpu*) was removed in Theano 1.0; use cuda*")
+        check = _bad(option, text, "the old GPU backend (device=gpu*) was removed in Theano 0.10 and 1.0; use cuda*")
         return Check(False, None, check.message, old_backend=True)
     allowed = ['"%s"' % option.get("default", "")] + ['"%s*"' % p for p in prefixes]
     return _bad(option, text, "must be %s" % " or ".join(allowed))

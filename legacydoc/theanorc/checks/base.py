@@ -19,7 +19,7 @@ KINDS: dict[str, str] = {
     "invalid-value": "a value the option's filter rejects: import theano fails",
     "inline-comment": "a '# comment' or '; comment' after a value is part of the value on Python 3",
     "quoted-value": "quotes are kept as part of the value",
-    "old-gpu-backend": "device = gpu*: the old backend (removed in Theano 1.0)",
+    "old-gpu-backend": "device = gpu*: the old backend (removed in Theano 0.10 and 1.0)",
     "option-no-effect": "an option that only configured the old device=gpu backend, used with device=cuda",
     "force-device-no-effect": "force_device has no effect in Theano 1.0",
     "gpu-device-name": "device = cuda<not a number> (or a malformed opencl name): pygpu cannot parse it",

@@ -86,8 +86,8 @@ def value_problems(ctx: Context, setting: Setting, entry: Optional[Entry] = None
         if ctx.schema.id == "theano-0.9.0":
             ctx.add(
                 "old-gpu-backend", "warning",
-                tr("%s: device=%s uses the old GPU backend, deprecated in Theano 0.9 and removed in 1.0; switch to "
-                "device=cuda (the gpuarray backend, needs pygpu).") % (where, value),
+                tr("%s: device=%s uses the old GPU backend, deprecated in Theano 0.9 and removed from 0.10 on; "
+                "switch to device=cuda (the gpuarray backend, needs pygpu).") % (where, value),
                 _fix_for(setting, "cuda" + value[3:]), **fields,
             )
     if name == "force_device" and setting.typed is True and modern:
