@@ -683,9 +683,8 @@ def test_a_git_build_labelled_0_9_0_is_judged_by_its_log(tmp_path: Path, release
     log.write_text(DEV_BUILD_REFUSAL, encoding="utf-8")
     data = json.loads(run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout)
     errors = [d["id"] for d in data["diagnoses"] if d["severity"] == "error"]
-    assert (errors[:1] == ["LD516"]) is fires
-    if not fires:  # the released 0.9.0 takes device=gpu: that log came from another Theano
-        assert "LD516" not in errors
+    # the released 0.9.0 takes device=gpu: that log came from another Theano
+    assert ("LD516" in errors) is fires and (errors[:1] == ["LD516"]) is fires
 
 
 def test_a_0_10_beta_refuses_device_gpu_from_the_facts(tmp_path: Path) -> None:
@@ -694,3 +693,70 @@ def test_a_0_10_beta_refuses_device_gpu_from_the_facts(tmp_path: Path) -> None:
                      encoding="utf-8")
     data = json.loads(run_cli("check", "--facts", str(facts), "--format", "json").stdout)
     assert [d["id"] for d in data["diagnoses"] if d["severity"] == "error"][:1] == ["LD516"]
+
+
+def test_the_old_back_ends_deprecation_warning_is_no_refusal(tmp_path: Path) -> None:
+    facts, log = tmp_path / "facts.toml", tmp_path / "run.txt"
+    # Theano installed, its release not recorded: the log must not make 0.9's start-up a 1.0 refusal
+    facts.write_text('schema = 1\n\n[packages.theano]\nname = "Theano"\n', encoding="utf-8")
+    log.write_text("WARNING (theano.sandbox.cuda): The cuda backend is deprecated and will be removed in the next "
+                   "release (v0.10).  Please switch to the gpuarray backend.\n"
+                   "Using gpu device 0: GeForce GTX 1060 (CNMeM is disabled, cuDNN 5105)\n", encoding="utf-8")
+    data = json.loads(run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout)
+    assert "LD516" not in [d["id"] for d in data["diagnoses"]]
+    assert data["log_unexplained"] == []
+
+
+SELF_TEST = ("Exception: The nvidia driver version installed with this OS does not give good results for "
+             "reduction.Installing the nvidia driver available on the same download page as the cuda package will "
+             "fix the problem: http://developer.nvidia.com/cuda-downloads\n")
+OLD_BACKEND_09 = CUDA_ONLY.replace('"device=cuda"', '"device=gpu0"').replace('"1.0.5"', '"0.9.0"')
+
+
+def test_the_old_back_ends_self_test_blames_the_driver_for_a_volta_gpu(tmp_path: Path) -> None:
+    facts, log = tmp_path / "facts.toml", tmp_path / "err.txt"
+    log.write_text(SELF_TEST, encoding="utf-8")
+
+    def found(record: str) -> list[dict]:
+        facts.write_text(record, encoding="utf-8")
+        data = json.loads(run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout)
+        return [d for d in data["diagnoses"] if d["severity"] == "error"]
+
+    volta = NEW_GPU.replace("GeForce GTX 1080", "TITAN V").replace('"6.1"', '"7.0"')
+    errors = found(OLD_BACKEND_09 + volta)
+    # the architecture, not the driver: the message's driver reading is settled by the GPU
+    assert [d["id"] for d in errors] == ["LD174"] and "TITAN V" in str(errors[0]["evidence"])
+    # a Pascal card: the GPU is no cause, the driver stays the message's reading
+    assert [d["id"] for d in found(OLD_BACKEND_09 + NEW_GPU)] == ["LD208"]
+    # nothing recorded of the GPU: both causes, each shown as one of the two
+    both = found(OLD_BACKEND_09)
+    assert sorted(d["id"] for d in both) == ["LD174", "LD208"] and all(d["alternatives"] for d in both)
+
+
+def test_the_dev_build_refusal_is_read_by_one_message_only() -> None:
+    refusal = DEV_BUILD_REFUSAL.strip()
+    assert [m.id for m in logscan.scan(refusal, catalogue())] == ["theano-dev-build-refuses-gpu"]
+    # Theano 0.9.0's own wording (it lists "gpu"): a value it refuses for another reason
+    released = refusal.replace('"gpu0"', '"cpu  # no GPU"').replace('"device", "opencl"', '"device", "gpu", "opencl"')
+    assert [m.id for m in logscan.scan(released, catalogue())] == ["theano-config-device-invalid"]
+    # a long value (a Python 3 inline comment) is still read, by the general message
+    long_value = refusal.replace('"gpu0"', '"gpu0  # the first card of the lab machine, as always"')
+    assert [m.id for m in logscan.scan(long_value, catalogue())] == ["theano-config-device-invalid"]
+
+
+def test_a_git_build_labelled_0_9_0_keeps_its_release_where_the_log_shows_the_old_back_end() -> None:
+    from legacydoc.derive import derive
+    from legacydoc.theanorc.schema import select_release
+
+    record: dict = {"schema": 1, "packages": {"theano": {"name": "Theano", "version": "0.9.0"},
+                                              "theano_released": False}}
+    theano = derive(record)["theano"]
+    assert "version" not in theano and theano["version_label"] == "0.9.0"
+    assert select_release(record).version_unknown
+    # "Using gpu device 0: ..." is the old back-end running: the code is the release's
+    running = {**record, "log": {"ids": ["theano-cuda-using-gpu-device"]}}
+    assert derive(running)["theano"]["version"] == "0.9.0"
+    assert select_release(running).schema_id == "theano-0.9.0"
+    # the released package is the release whatever the log says
+    released = {**record, "packages": {**record["packages"], "theano_released": True}}
+    assert derive(released)["theano"]["version"] == "0.9.0"
