@@ -585,6 +585,13 @@ def test_the_status_cudnn_quotes_names_the_cause(tmp_path: Path, line: str, firs
 
 
 OLD_GPU = '[gpu]\ncount = 1\n\n[[gpu.devices]]\nindex = 0\nname = "GeForce GTX 580"\ncompute_capability = "2.0"\n'
+def _check_with_log(facts: Path, log: Path, record: str) -> list[dict]:
+    """check's diagnoses, as JSON, for this record and the log already written."""
+    facts.write_text(record, encoding="utf-8")
+    data = json.loads(run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout)
+    return list(data["diagnoses"])
+
+
 NEW_GPU = '[gpu]\ncount = 1\n\n[[gpu.devices]]\nindex = 0\nname = "GeForce GTX 1080"\ncompute_capability = "6.1"\n'
 ARCH_MISMATCH = "RuntimeError: error doing cuDNN conv FWD operation: CUDNN_STATUS_ARCH_MISMATCH\n"
 
@@ -594,9 +601,7 @@ def test_cudnns_arch_mismatch_is_an_old_gpu_only_where_the_record_shows_one(tmp_
     log.write_text(ARCH_MISMATCH, encoding="utf-8")
 
     def errors(record: str) -> list[str]:
-        facts.write_text(record, encoding="utf-8")
-        data = json.loads(run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout)
-        return [d["id"] for d in data["diagnoses"] if d["severity"] == "error"]
+        return [d["id"] for d in _check_with_log(facts, log, record) if d["severity"] == "error"]
 
     # a Fermi card: no cuDNN runs there
     assert errors(CUDA_ONLY + OLD_GPU)[:1] == ["LD213"]
@@ -654,9 +659,7 @@ def test_a_log_line_for_one_gpu_claims_nothing_of_gpus_the_record_rules_out(tmp_
     log.write_text("Can not use cuDNN on context None: Device not supported\n", encoding="utf-8")
 
     def found(record: str) -> list[dict]:
-        facts.write_text(record, encoding="utf-8")
-        data = json.loads(run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout)
-        return [d for d in data["diagnoses"] if d["id"] == "LD213"]
+        return [d for d in _check_with_log(facts, log, record) if d["id"] == "LD213"]
 
     # the line names the GPU's age; the record's only GPU is a Pascal: no "too old" about it
     assert found(CUDA_ONLY + NEW_GPU) == []
@@ -718,9 +721,7 @@ def test_the_old_back_ends_self_test_blames_the_driver_for_a_volta_gpu(tmp_path:
     log.write_text(SELF_TEST, encoding="utf-8")
 
     def found(record: str) -> list[dict]:
-        facts.write_text(record, encoding="utf-8")
-        data = json.loads(run_cli("check", "--facts", str(facts), "--log", str(log), "--format", "json").stdout)
-        return [d for d in data["diagnoses"] if d["severity"] == "error"]
+        return [d for d in _check_with_log(facts, log, record) if d["severity"] == "error"]
 
     volta = NEW_GPU.replace("GeForce GTX 1080", "TITAN V").replace('"6.1"', '"7.0"')
     errors = found(OLD_BACKEND_09 + volta)
