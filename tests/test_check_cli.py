@@ -584,7 +584,6 @@ def test_the_status_cudnn_quotes_names_the_cause(tmp_path: Path, line: str, firs
     assert errors[:1] == [first] and quiet not in errors
 
 
-OLD_GPU = '[gpu]\ncount = 1\n\n[[gpu.devices]]\nindex = 0\nname = "GeForce GTX 580"\ncompute_capability = "2.0"\n'
 def _check_with_log(facts: Path, log: Path, record: str) -> list[dict]:
     """check's diagnoses, as JSON, for this record and the log already written."""
     facts.write_text(record, encoding="utf-8")
@@ -592,6 +591,7 @@ def _check_with_log(facts: Path, log: Path, record: str) -> list[dict]:
     return list(data["diagnoses"])
 
 
+OLD_GPU = '[gpu]\ncount = 1\n\n[[gpu.devices]]\nindex = 0\nname = "GeForce GTX 580"\ncompute_capability = "2.0"\n'
 NEW_GPU = '[gpu]\ncount = 1\n\n[[gpu.devices]]\nindex = 0\nname = "GeForce GTX 1080"\ncompute_capability = "6.1"\n'
 ARCH_MISMATCH = "RuntimeError: error doing cuDNN conv FWD operation: CUDNN_STATUS_ARCH_MISMATCH\n"
 
@@ -727,9 +727,12 @@ def test_the_old_back_ends_self_test_blames_the_driver_for_a_volta_gpu(tmp_path:
     errors = found(OLD_BACKEND_09 + volta)
     # the architecture, not the driver: the message's driver reading is settled by the GPU
     assert [d["id"] for d in errors] == ["LD174"] and "TITAN V" in str(errors[0]["evidence"])
-    # a Pascal card: the GPU is no cause, the driver stays the message's reading
-    assert [d["id"] for d in found(OLD_BACKEND_09 + NEW_GPU)] == ["LD208"]
-    # nothing recorded of the GPU: both causes, each shown as one of the two
+    cuda = '\n[cuda.nvcc]\nfound = true\nversion = "%s"\n'
+    # a Pascal card built by CUDA 9: the toolkit, not the driver
+    assert [d["id"] for d in found(OLD_BACKEND_09 + NEW_GPU + cuda % "9.0")] == ["LD174"]
+    # a Pascal card with CUDA 8, the release's own pair: the driver stays the message's reading
+    assert [d["id"] for d in found(OLD_BACKEND_09 + NEW_GPU + cuda % "8.0")] == ["LD208"]
+    # neither the toolkit nor the GPU recorded: both causes, each shown as one of the two
     both = found(OLD_BACKEND_09)
     assert sorted(d["id"] for d in both) == ["LD174", "LD208"] and all(d["alternatives"] for d in both)
 
