@@ -764,3 +764,16 @@ def test_a_git_build_labelled_0_9_0_keeps_its_release_where_the_log_shows_the_ol
     # the released package is the release whatever the log says
     released = {**record, "packages": {**record["packages"], "theano_released": True}}
     assert derive(released)["theano"]["version"] == "0.9.0"
+
+
+@pytest.mark.parametrize("line", [
+    "NVRM: API mismatch: the client has the version 440.82, but",
+    "E tensorflow/stream_executor/cuda/cuda_diagnostics.cc:229] kernel version 361.42 does not match DSO version "
+    "352.79 -- cannot find working devices in this configuration",
+])
+def test_a_kernel_module_of_another_driver_version_is_named_from_the_kernel_log_or_tensorflow(
+        tmp_path: Path, line: str) -> None:
+    facts, log = tmp_path / "facts.toml", tmp_path / "err.txt"
+    log.write_text(line + "\n", encoding="utf-8")
+    errors = [d["id"] for d in _check_with_log(facts, log, CUDA_ONLY) if d["severity"] == "error"]
+    assert errors[:1] == ["LD202"]
