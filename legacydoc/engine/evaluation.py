@@ -15,7 +15,6 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Optional
 
-from legacydoc import factschema
 from legacydoc.engine.model import LAYERS, SEVERITIES, Diagnosis, Rule
 from legacydoc.facts import get
 from legacydoc.i18n import rule_text
@@ -445,9 +444,8 @@ def _alternatives(
 def _all_ruled_out(rule: Rule, facts: Mapping[str, Any], items: Any) -> bool:
     """Every recorded thing certainly contradicts a per-item rule that says its items decide
     (each GPU recorded is Kepler or newer): a log line cannot make it true of one the record
-    has. Only a list that enumerates its things counts: config.findings lacking a kind
-    settles nothing."""
-    if not (rule.items_decide and isinstance(items, list) and items and factschema.enumerates(rule.for_each)):
+    has. The loader allows items_decide only over lists that hold every recorded thing."""
+    if not (rule.items_decide and isinstance(items, list) and items):
         return False
     return all(truth(rule.when, facts, it) is False for it in items)
 

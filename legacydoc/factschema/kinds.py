@@ -56,9 +56,9 @@ class Table:
 @struct(frozen=True, eq=False)
 class ListOf:
     """An array of tables (what for_each / some / none iterate). ``enumerates``: each item is
-    one recorded thing of a single kind (a GPU), so a per-item rule every item contradicts
-    is ruled out; a list of findings of many kinds (config.findings) says nothing of a kind
-    it lacks."""
+    one recorded thing of a single kind (a GPU), so a per-item rule may say its items decide
+    (items_decide); a list of findings of many kinds (config.findings) says nothing of a
+    kind it lacks."""
     item: Table
     enumerates: bool = False
 
