@@ -777,3 +777,15 @@ def test_a_kernel_module_of_another_driver_version_is_named_from_the_kernel_log_
     log.write_text(line + "\n", encoding="utf-8")
     errors = [d["id"] for d in _check_with_log(facts, log, CUDA_ONLY) if d["severity"] == "error"]
     assert errors[:1] == ["LD202"]
+
+
+def test_device_gpu_on_a_release_without_the_old_back_end_is_only_the_refusal(tmp_path: Path) -> None:
+    # import theano stops at the device setting: nvcc and its MSVC are never reached
+    facts = tmp_path / "facts.toml"
+    for version in ("1.0.5", "0.10.0b2"):
+        facts.write_text('schema = 1\n[system]\nos = "windows"\n[packages.theano]\nname = "Theano"\n'
+                         'version = "%s"\n[theano_config.flags]\nTHEANO_FLAGS = "device=gpu0"\n'
+                         '[cuda.nvcc]\nfound = true\nversion = "8.0"\n[compilers.msvc]\nfound = false\n' % version,
+                         encoding="utf-8")
+        data = json.loads(run_cli("check", "--facts", str(facts), "--format", "json").stdout)
+        assert [d["id"] for d in data["diagnoses"] if d["severity"] == "error"] == ["LD516"], version

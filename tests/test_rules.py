@@ -182,3 +182,19 @@ def test_a_package_added_to_the_watch_list_is_unknown_in_older_records() -> None
     assert truth(absent, old) is None
     assert truth(absent, new) is True
     assert truth([{"fact": "packages.h5py", "exists": False}], old) is True  # watched all along
+
+
+def test_a_rule_about_the_old_back_end_never_applies_to_a_release_without_it() -> None:
+    """device=gpu under Theano 0.10 or 1.0 fails at import (LD516): no rule of the old
+    back-end may claim more about it (nvcc, MSVC, cuDNN's old ops)."""
+    from packaging.specifiers import SpecifierSet
+    from packaging.version import Version
+
+    from legacydoc.readiness import OLD_BACKEND_GONE
+
+    for rule in load_rules():
+        backends = next((c["in"] for c in rule.applies if c.get("fact") == "derived.theano.backend"), None)
+        spec = next((c["version"] for c in rule.applies if c.get("fact") == "derived.theano.version"), None)
+        if backends != ["old"] or spec is None:
+            continue
+        assert not SpecifierSet(spec).contains(Version(OLD_BACKEND_GONE), prereleases=True), rule.id
