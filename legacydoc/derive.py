@@ -158,6 +158,8 @@ DERIVED: dict[str, str] = {
     "gxx.gcc_major": "the host gcc major nvcc would use",
     "gxx.too_new_for_nvcc": "that gcc is newer than the toolkit accepts",
     "gxx.newer_than_some_cuda": "nvcc's release unknown: some CUDA releases' nvcc reject this gcc",
+    "gxx.nvcc_may_refuse": ("nvcc's release unknown, some releases' nvcc reject this gcc, and this Theano is not "
+                           "known to lack the old back-end (the one that compiles with nvcc)"),
     "gxx.too_new_for_nvcc_era_unknown": ("nvcc rejects this gcc, and whether this Theano compiles GPU ops with nvcc "
                                          "(0.9 and older with device=gpu) is not recorded"),
     "gxx.newest_cuda_rejecting": "nvcc's release unknown: the newest CUDA whose nvcc rejects this gcc",
@@ -1411,6 +1413,9 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     # (gpu_blockers, from what was derived above)
     blockers = _blockers(d.get("libgpuarray.nvrtc_found"), d.get("gpu.all_prohibited") is True)
     d.update(_flat("theano", device_facts(facts, theano.get("version"), blockers)))
+    if d.get("gxx.newer_than_some_cuda") is True:
+        # an unknown release may be one with the old back-end; 0.10 and later have none (LD516)
+        d["gxx.nvcc_may_refuse"] = readiness.old_backend_removed(theano.get("version")) is not True
     if d.get("gxx.too_new_for_nvcc") is True:
         d["gxx.too_new_for_nvcc_era_unknown"] = nvcc_use_unknown(
             theano.get("version"), d.get("theano.backend"), d.get("theano.flavour"))

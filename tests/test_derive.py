@@ -387,6 +387,20 @@ def test_with_nvccs_release_unknown_a_gcc_is_placed_among_the_cuda_releases() ->
     assert derive.compiler_facts(known, 5) == {"gcc_major": 5, "too_new_for_nvcc": False}
 
 
+def test_a_gcc_some_nvcc_refuses_matters_only_where_theano_may_have_the_old_backend() -> None:
+    base = {"compilers": {"nvcc_host": {"found": True, "compiler": "gcc", "gcc_major": 7}},
+            "cuda": {"nvcc": {"found": True}}, "theano_config": {"flags": {"THEANO_FLAGS": "device=gpu"}}}
+
+    def may_refuse(theano: dict) -> object:
+        return derive.derive({**base, "packages": {"theano": theano}})["gxx"].get("nvcc_may_refuse")
+
+    assert may_refuse({"name": "Theano"}) is True  # the release unknown: it may be 0.9
+    assert may_refuse({"name": "Theano", "version": "0.9.0"}) is True
+    # 0.10 betas and 1.0 refuse device=gpu at import (LD516): nvcc never runs
+    assert may_refuse({"name": "Theano", "version": "0.10.0b1"}) is False
+    assert may_refuse({"name": "Theano", "version": "1.0.5"}) is False
+
+
 def test_an_nvidia_smi_that_answered_lets_the_failure_rules_decide() -> None:
     answered = {"gpu": {"nvidia_smi": {"found": True, "rc": 0, "output": "GPU 0: GeForce GTX 1080 Ti"}}}
     assert derive.gpu_failure(answered) == "none"

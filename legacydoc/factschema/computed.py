@@ -44,7 +44,7 @@ DERIVED = Table({
                   "set_in_config": BOOL, "configured_found": BOOL, "configured_path": STR, "march_skipped": BOOL}),
     "gxx": Table({"found": BOOL, "found_from_log": STR, "count": INT, "gcc_major": INT, "too_new_for_nvcc": BOOL,
                   "newer_than_some_cuda": BOOL, "newest_cuda_rejecting": STR, "oldest_cuda_accepting": STR,
-                  "too_new_for_nvcc_era_unknown": BOOL}),
+                  "too_new_for_nvcc_era_unknown": BOOL, "nvcc_may_refuse": BOOL}),
     "pygpu": Table({"version": STR, "api": INT, "rejects_cuda_major_gt_9": BOOL, "ok_for_theano": BOOL,
                     "would_fail": list_of(STR), "context_per_log": BOOL, "libgpuarray_version": STR,
                     "matches_libgpuarray": BOOL, "required": STR, "usable": BOOL, "evidence": STR,
