@@ -307,6 +307,9 @@ def test_run_starts_stay_linear_on_a_log_of_command_lines() -> None:
 
 # Older or cut-down wordings of known messages, as the field quoted them.
 WORDINGS = {
+    # Theano 0.7's printed g++ command line, cut before ld's refusal: the flag alone tells it
+    "/usr/bin/g++ -shared -g -m64 -fPIC -I/home/u/Python-2.7.8/Include -o /home/u/.theano/lazylinker_ext.so"
+    " /home/u/.theano/mod.cpp -L/usr/local/lib -lInclude\n": "ld-cannot-find-linclude",
     # cuDNN's status quoted by each back-end's convolution and pooling code
     "RuntimeError: GpuDnnConv: error selecting convolution algo: CUDNN_STATUS_ALLOC_FAILED": "theano-cudnn-op-memory",
     "RuntimeError: error doing cuDNN conv gradweight operation: CUDNN_STATUS_ALLOC_FAILED": "theano-cudnn-op-memory",
@@ -475,6 +478,8 @@ WORDINGS = {
 # Look-alikes that are not the message: numpy's error without Keras, another project's own
 # theano_utils, a symbol of another C++ library built with GCC 5's string type.
 NOT_THESE = {
+    # a library whose name only starts with Include
+    "g++ -shared -o x.so mod.cpp -L/opt/lib -lIncludeHelpers": "ld-cannot-find-linclude",
     # no backend call above it (TensorFlow's own conv2d, a project's), and a keyword Keras 1 never had
     "TypeError: conv2d() got an unexpected keyword argument 'border_mode'": "keras-1-backend-keyword-on-keras-2",
     "    y = K.one_hot(x, border_mode=10)\nTypeError: one_hot() got an unexpected keyword argument 'border_mode'":
