@@ -126,6 +126,17 @@ CASES = [
     ("interpolation", record("[gcc]\ncxxflags = -I%(CUDA)s\n"), [("interpolation", 2, "")]),
     ("env-var-syntax", record("[global]\nbase_compiledir = %LOCALAPPDATA%\\Theano\n[blas]\nldflags = -L$CONDA_PREFIX/lib "
                               "-Wl,-rpath,$ORIGIN\n"), [("interpolation", 4, ""), ("interpolation", 2, "")]),  # registry order
+    # a guide's -lpython34 copied onto another Python; Theano links its own Python's library itself
+    ("cxxflags-other-python", record("[gcc]\ncxxflags = -shared -lpython2.7 -O2\n"),
+     [("cxxflags-other-python", 2, "[gcc]\ncxxflags = -shared -O2")]),
+    ("cxxflags-own-python", record("[gcc]\ncxxflags = -lpython38 -O2\n"), []),
+    ("cxxflags-python-unknown", record("[gcc]\ncxxflags = -lpython27\n", python={"probe_ok": False}), []),
+    # a guide's placeholder: flags holding it go, a path option's line goes (Theano's default)
+    ("placeholder-in-flags", record("[gcc]\ncxxflags = -I[MinGW directory]\\include -L[Python directory]\\libs -O2\n"),
+     [("placeholder-value", 2, "[gcc]\ncxxflags = -O2")]),
+    ("placeholder-path", record("[cuda]\nroot = <path to your CUDA>\n"), [("placeholder-value", 2, "")]),
+    ("placeholder-and-other-python", record("[gcc]\ncxxflags = -L[Python directory]\\libs -lpython34 -DMS_WIN64\n"),
+     [("placeholder-value", 2, "[gcc]\ncxxflags = -DMS_WIN64"), ("cxxflags-other-python", 2, "[gcc]\ncxxflags = -DMS_WIN64")]),
     ("origin-is-fine", record("[blas]\nldflags = -lopenblas -Wl,-rpath,$ORIGIN/../lib\n"), []),
     # Theano formats compiledir_format's own keys (LD545's per-host cache): no warning;
     # %(PID)s is ConfigParser's, never the format's (Theano then stops with KeyError 'PID')

@@ -81,6 +81,19 @@ def test_kept_lines_that_check_would_flag_are_corrected_or_left_out() -> None:
     assert find_problems(machine_record(home, generated.text, gpu=False, pygpu=False)) == []
 
 
+def test_a_guides_copied_cxxflags_are_written_without_its_placeholders_and_other_pythons_library() -> None:
+    # gh-theano-4778's file: a guide's placeholders and its -lpython34, on Python 3.8 here
+    home = Path("/home/ann")
+    old = "[gcc]\ncxxflags = -shared -I[MinGW directory]\\include -L[Python directory]\\libs -lpython34 -DMS_WIN64\n"
+    rec = machine_record(home, old, gpu=False, pygpu=False)
+    kinds = {f.kind for f in find_problems(rec)}
+    assert {"placeholder-value", "cxxflags-other-python"} <= kinds
+    generated = generate(rec, effective_config(rec), str(home / ".theanorc"))
+    values = {line.name: line.value for line in generated.lines}
+    assert values["gcc.cxxflags"] == "-shared -DMS_WIN64"
+    assert find_problems(machine_record(home, generated.text, gpu=False, pygpu=False)) == []
+
+
 def _mac_record(home: Path, text: Optional[str], clang: dict[str, Any]) -> dict[str, Any]:
     rec = machine_record(home, text, gpu=False, pygpu=False, cxx=clang["path"])
     rec["system"] = {"os": "darwin"}

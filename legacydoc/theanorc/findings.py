@@ -17,6 +17,7 @@ from typing import Any, Optional
 from legacydoc.configread import config_files_read
 from legacydoc.structs import replace
 from legacydoc.theanorc.checks.base import KINDS, Context, Finding
+from legacydoc.theanorc.checks.copied import check_placeholders, check_python_library
 from legacydoc.theanorc.checks.files import check_files
 from legacydoc.theanorc.checks.machine import (
     check_blas,
@@ -42,7 +43,7 @@ def find_problems(record: Mapping[str, Any], config: Optional[EffectiveConfig] =
     config = config or effective_config(record)
     ctx = Context(record, config)
     for check in (check_files, check_flags, check_conflicts, check_interpolation, check_gpu, check_cuda_root,
-                  check_dnn_paths, check_blas, check_discovery):
+                  check_dnn_paths, check_blas, check_discovery, check_placeholders, check_python_library):
         check(ctx)
     return ctx.out
 

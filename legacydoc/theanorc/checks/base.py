@@ -48,6 +48,8 @@ KINDS: dict[str, str] = {
     "file-partial": "a config file of which the record holds only an excerpt",
     "default-section": "a [DEFAULT] section: its options apply to every section",
     "interpolation": "a %(NAME)s reference ConfigParser cannot resolve: used as written",
+    "placeholder-value": "an install guide's placeholder ([Python directory], <path to ...>) left in a value",
+    "cxxflags-other-python": "gcc.cxxflags links another Python version's library (-lpython34 on Python 2.7)",
 }
 
 
