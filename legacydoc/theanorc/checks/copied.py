@@ -27,13 +27,13 @@ PYTHON_LIBRARY = re.compile(r"(?<!\S)-lpython(\d)\.?(\d{1,2})(?:d?m?u?)(?!\S)")
 FLAG_LISTS = ("gcc.cxxflags", "blas.ldflags", "nvcc.flags")
 
 
+_MAJOR_MINOR = re.compile(r"(\d{1,3})\.(\d{1,3})(?!\d)")
+
+
 def _python_minor(record_version: object) -> Optional[tuple[int, int]]:
-    if not isinstance(record_version, str):
-        return None
-    parts = record_version.split(".")
-    if len(parts) < 2 or not parts[0].isdigit() or not parts[1].isdigit():
-        return None
-    return int(parts[0]), int(parts[1])
+    # bounded: a hostile record's 5000-digit version is unknown, not a crash
+    found = _MAJOR_MINOR.match(record_version) if isinstance(record_version, str) else None
+    return (int(found.group(1)), int(found.group(2))) if found else None
 
 
 def _other_pythons(value: str, python: tuple[int, int]) -> list[re.Match[str]]:
