@@ -1415,7 +1415,8 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     d.update(_flat("theano", device_facts(facts, theano.get("version"), blockers)))
     if d.get("gxx.newer_than_some_cuda") is True:
         # an unknown release may be one with the old back-end; 0.10 and later have none (LD516)
-        d["gxx.nvcc_may_refuse"] = readiness.old_backend_removed(theano.get("version")) is not True
+        d["gxx.nvcc_may_refuse"] = theano.get("flavour") != "none" and readiness.old_backend_removed(
+            theano.get("version")) is not True
     if d.get("gxx.too_new_for_nvcc") is True:
         d["gxx.too_new_for_nvcc_era_unknown"] = nvcc_use_unknown(
             theano.get("version"), d.get("theano.backend"), d.get("theano.flavour"))

@@ -399,6 +399,9 @@ def test_a_gcc_some_nvcc_refuses_matters_only_where_theano_may_have_the_old_back
     # 0.10 betas and 1.0 refuse device=gpu at import (LD516): nvcc never runs
     assert may_refuse({"name": "Theano", "version": "0.10.0b1"}) is False
     assert may_refuse({"name": "Theano", "version": "1.0.5"}) is False
+    # Theano known not to be installed: no nvcc of its own either
+    none = derive.derive({**base, "packages": {"found": ["numpy"]}, "python": {"probe_ok": True}})
+    assert none["theano"]["flavour"] == "none" and none["gxx"]["nvcc_may_refuse"] is False
 
 
 def test_an_nvidia_smi_that_answered_lets_the_failure_rules_decide() -> None:

@@ -51,6 +51,23 @@ def record(text: Optional[str] = None, flags: Optional[str] = None, files: Optio
     return rec
 
 
+@pytest.mark.parametrize("os_name, says", [
+    ("windows", "Module use of python34.dll conflicts with this version of Python"),
+    ("darwin", "On macOS Theano links no Python library"),
+    ("linux", "a second Python runtime"),
+])
+def test_another_pythons_library_is_explained_for_each_os(os_name: str, says: str) -> None:
+    rec = record("[gcc]\ncxxflags = -lpython34\n", system={"os": os_name})
+    [finding] = find_problems(rec)
+    assert finding.kind == "cxxflags-other-python" and says in finding.message
+    assert finding.fix_line == ""  # nothing left: the line goes, as cxxflags' default is empty
+
+
+def test_a_placeholder_in_theano_flags_is_removed_as_an_item() -> None:
+    [finding] = find_problems(record(flags="base_compiledir=<your home dir>/theano"))
+    assert finding.kind == "placeholder-value" and "Remove the item" in finding.message
+
+
 def got(rec: dict[str, Any]) -> list[tuple]:
     return [(f.kind, f.line, f.fix_line) for f in find_problems(rec)]
 
@@ -135,6 +152,11 @@ CASES = [
     ("placeholder-in-flags", record("[gcc]\ncxxflags = -I[MinGW directory]\\include -L[Python directory]\\libs -O2\n"),
      [("placeholder-value", 2, "[gcc]\ncxxflags = -O2")]),
     ("placeholder-path", record("[cuda]\nroot = <path to your CUDA>\n"), [("placeholder-value", 2, "")]),
+    # the option whose argument it was goes too: "-I -O2" would take -O2 for a folder
+    ("placeholder-separate-argument", record("[gcc]\ncxxflags = -I <path to include dir> -O2 -L [Python directory]\\libs "
+                                             "-DMS_WIN64\n"), [("placeholder-value", 2, "[gcc]\ncxxflags = -O2 -DMS_WIN64")]),
+    # an emptied blas.ldflags would switch BLAS off: the line goes instead
+    ("placeholder-only-flag", record("[blas]\nldflags = -L<path to your OpenBLAS dir>\n"), [("placeholder-value", 2, "")]),
     ("placeholder-and-other-python", record("[gcc]\ncxxflags = -L[Python directory]\\libs -lpython34 -DMS_WIN64\n"),
      [("placeholder-value", 2, "[gcc]\ncxxflags = -DMS_WIN64"), ("cxxflags-other-python", 2, "[gcc]\ncxxflags = -DMS_WIN64")]),
     ("origin-is-fine", record("[blas]\nldflags = -lopenblas -Wl,-rpath,$ORIGIN/../lib\n"), []),

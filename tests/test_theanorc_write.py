@@ -94,6 +94,20 @@ def test_a_guides_copied_cxxflags_are_written_without_its_placeholders_and_other
     assert find_problems(machine_record(home, generated.text, gpu=False, pygpu=False)) == []
 
 
+@pytest.mark.parametrize("line", [
+    "cxxflags = -lpython34 -O2 # from the guide",  # the inline comment's fix alone would keep -lpython34
+    'cxxflags = "-lpython34 -O2"',
+    "cxxflags = -I[MinGW directory]\\include -O2 ; guide",
+])
+def test_one_written_line_answers_every_finding_on_it(line: str) -> None:
+    home = Path("/home/ann")
+    rec = machine_record(home, "[gcc]\n%s\n" % line, gpu=False, pygpu=False)
+    assert len([f for f in find_problems(rec) if f.line == 2]) == 2
+    generated = generate(rec, effective_config(rec), str(home / ".theanorc"))
+    assert {line.name: line.value for line in generated.lines}["gcc.cxxflags"] == "-O2"
+    assert find_problems(machine_record(home, generated.text, gpu=False, pygpu=False)) == []
+
+
 def _mac_record(home: Path, text: Optional[str], clang: dict[str, Any]) -> dict[str, Any]:
     rec = machine_record(home, text, gpu=False, pygpu=False, cxx=clang["path"])
     rec["system"] = {"os": "darwin"}

@@ -178,7 +178,9 @@ def _kept(config: EffectiveConfig, target: Optional[str],
 
         for finding in find_problems(record, config):
             if finding.severity in ("error", "warning") and finding.line is not None:
-                flagged.setdefault((finding.file, finding.line), finding)
+                # the last one: later checks correct the value earlier ones corrected
+                # (copied.py's fixes have no inline comment or quotes left)
+                flagged[(finding.file, finding.line)] = finding
     for source in config.files:
         if source.parsed is None or target is None or not machine_same(source.path, target, source):
             continue
