@@ -100,7 +100,10 @@ DERIVED: dict[str, str] = {
     "cudnn.header_version": "the cuDNN version in the first header found",
     "cudnn.header_major": "its major",
     "cudnn.library_majors": "the majors of the cuDNN libraries found",
-    "cudnn.header_library_mismatch": "the header's major is not among the libraries' majors",
+    "cudnn.header_library_mismatch": ("the header's version differs from every library's (Theano compares the "
+                                      "whole version): a major from the file name, minor and patch where its "
+                                      "full name gives them; unknown where only an equal major is known"),
+    "cudnn.library_versions": "the cuDNN libraries' versions as far as their names give them (7.6.5, or 7.x)",
     "cudnn.cuda_builds": "the CUDA versions NVIDIA built that cuDNN for",
     "cudnn.built_for_nvcc": "nvcc's CUDA is among them",
     "cudnn.found": "a cuDNN header or library was found",
@@ -528,6 +531,40 @@ def _newest_cudnn_for(cuda: str) -> Optional[str]:
     return str(best) if best else None
 
 
+def _full_version(text: Any) -> Optional[tuple[int, int, int]]:
+    found = re.fullmatch(r"(\d{1,3})\.(\d{1,3})\.(\d{1,3})", text) if isinstance(text, str) else None
+    return (int(found.group(1)), int(found.group(2)), int(found.group(3))) if found else None
+
+
+def _library_label(lib: Mapping[str, Any]) -> str:
+    full = _full_version(lib.get("version"))
+    return "%d.%d.%d" % full if full else "%d.x" % lib["major"]
+
+
+def _header_library_mismatch(header: Mapping[str, Any], libs: list[Mapping[str, Any]]) -> Optional[bool]:
+    """Theano refuses any difference between the header's version and the loaded library's
+    (rel-0.8.2 sandbox/cuda/__init__.py and rel-1.0.5 gpuarray/dnn.py version(): v[0] != v[1],
+    the whole version number). True: every library differs; False: one matches exactly;
+    None: the rest share the header's major, and their minor and patch were not recorded."""
+    parts = [header.get(k) for k in ("major", "minor", "patch")]
+    wanted = tuple(parts) if all(isinstance(p, int) for p in parts) else None
+    verdicts: list[Optional[bool]] = []
+    for lib in libs:
+        full = _full_version(lib.get("version"))
+        major = full[0] if full else lib.get("major")
+        if major != header["major"]:
+            verdicts.append(True)
+        elif full is not None and wanted is not None:
+            verdicts.append(full != wanted)
+        else:
+            verdicts.append(None)
+    if not verdicts:
+        return None
+    if False in verdicts:
+        return False
+    return True if all(verdicts) else None
+
+
 def cudnn_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any]:
     headers = [h for h in get(facts, "cudnn.headers", []) or [] if isinstance(h, Mapping) and h.get("version")]
     libs = [lib for lib in get(facts, "cudnn.libraries", []) or [] if isinstance(lib, Mapping)]
@@ -541,13 +578,18 @@ def cudnn_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any]
                      if isinstance(lib.get("major"), int) and lib.get("exists", True)})
     if majors:
         out["library_majors"] = majors
+    existing = [lib for lib in libs if lib.get("exists", True) and (
+        isinstance(lib.get("major"), int) or _full_version(lib.get("version")))]
+    if existing:
+        out["library_versions"] = sorted({_library_label(lib) for lib in existing})
     if headers:
         header = headers[0]
         out["header_version"] = str(header["version"])
         if isinstance(header.get("major"), int):
             out["header_major"] = header["major"]
-            if majors:
-                out["header_library_mismatch"] = header["major"] not in majors
+            mismatch = _header_library_mismatch(header, existing)
+            if mismatch is not None:
+                out["header_library_mismatch"] = mismatch
         builds = knowledge.default().cudnn_cuda_builds(header["version"])
         if builds:
             out["cuda_builds"] = list(builds)

@@ -542,6 +542,26 @@ def test_gpu_only_layers_under_device_cpu_are_named_from_the_project_or_the_log(
     assert "LD172" not in _diagnoses(record, "--log", str(log))
 
 
+def test_lasagnes_requires_gpu_support_is_named_whatever_kept_the_gpu_off(tmp_path: Path) -> None:
+    """LD175: Lasagne master's refusal proves no GPU back-end runs, not why: with the device
+    unknown it is the finding; with device=cpu known, LD172 says it and folds LD175 under it."""
+    record = tmp_path / "facts.toml"
+    log = tmp_path / "log.txt"
+    log.write_text("ImportError: requires GPU support -- see http://lasagne.readthedocs.org/en/latest/user/"
+                   "installation.html#gpu-support\n")
+    record.write_text('schema = 1\n[system]\nos = "windows"\n[packages.theano]\nname = "Theano"\n')
+    found = _diagnoses(record, "--log", str(log))
+    assert "LD175" in found and "LD172" not in found
+    record.write_text('schema = 1\n[system]\nos = "windows"\n[packages.theano]\nname = "Theano"\n'
+                      '[theano_config]\nfiles = []\n[theano_config.flags]\nTHEANO_FLAGS = "device=cpu"\n')
+    found = _diagnoses(record, "--log", str(log))
+    assert "LD172" in found and "LD175" not in found
+    assert any(item["id"] == "LD175" for item in found["LD172"]["folded"]), found["LD172"]["folded"]
+    # Lasagne 0.1's refusal checks the device flag only: not this rule
+    log.write_text("ImportError: requires a GPU to work\n")
+    assert "LD175" not in _diagnoses(record, "--log", str(log))
+
+
 def test_possible_causes_of_one_message_are_one_error_in_the_verdict() -> None:
     """A downsample ImportError that names neither Lasagne nor the importing file shows two
     possible causes (LD112, LD157): one problem, whichever it turns out to be."""

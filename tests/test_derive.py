@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 import pytest
 
 from legacydoc import derive, factschema
@@ -230,6 +232,24 @@ def test_cudnn_facts() -> None:
     assert "10.2" in out["cuda_builds"]
     assert derive.cudnn_facts({"cudnn": {"headers": [], "libraries": []}}, None) == {"found": False}
     assert derive.cudnn_facts({"cudnn": {"headers": []}}, None) == {}  # libraries never searched
+
+
+@pytest.mark.parametrize("libraries, mismatch, versions", [
+    ([{"major": 5, "name": "libcudnn.so.5"}], None, ["5.x"]),  # the same major: minor and patch unknown
+    # Theano compares the whole version (Theano issue 5581: header 5005, library 5110)
+    ([{"major": 5, "name": "libcudnn.so.5.1.10", "version": "5.1.10"}], True, ["5.1.10"]),
+    ([{"major": 5, "name": "libcudnn.so.5.0.5", "version": "5.0.5"}], False, ["5.0.5"]),
+    ([{"major": 6, "name": "libcudnn.so.6"}, {"major": 5, "name": "libcudnn.so.5"}], None, ["5.x", "6.x"]),
+    ([{"major": 6, "name": "libcudnn.so.6"}, {"major": 5, "name": "libcudnn.so.5.0.5", "version": "5.0.5"}],
+     False, ["5.0.5", "6.x"]),
+    ([{"major": 6, "name": "libcudnn.so.6"}], True, ["6.x"]),
+])
+def test_a_cudnn_header_and_library_differ_in_any_part_of_the_version(
+        libraries: list, mismatch: Optional[bool], versions: list) -> None:
+    header = {"version": "5.0.5", "major": 5, "minor": 0, "patch": 5}
+    out = derive.cudnn_facts({"cudnn": {"headers": [header], "libraries": libraries}}, None)
+    assert out.get("header_library_mismatch") is mismatch
+    assert out["library_versions"] == versions
 
 
 def test_device_facts_explain_why_cpu_from_recorded_facts_only() -> None:
