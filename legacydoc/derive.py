@@ -532,20 +532,28 @@ def _newest_cudnn_for(cuda: str) -> Optional[str]:
 
 
 def _full_version(text: Any) -> Optional[tuple[int, int, int]]:
-    found = re.fullmatch(r"(\d{1,3})\.(\d{1,3})\.(\d{1,3})", text) if isinstance(text, str) else None
+    # 7.6.5, or a build number after it (7.6.5.32): Theano's check ends at the patch
+    found = re.fullmatch(r"(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?:\.\d{1,6})?", text) if isinstance(text, str) else None
     return (int(found.group(1)), int(found.group(2)), int(found.group(3))) if found else None
 
 
-def _library_label(lib: Mapping[str, Any]) -> str:
-    full = _full_version(lib.get("version"))
-    return "%d.%d.%d" % full if full else "%d.x" % lib["major"]
+def _library_labels(libs: list[Mapping[str, Any]]) -> list[str]:
+    """7.6.5 where the name gives it, else 7.x; no 7.x beside a 7.6.5 (the same major's
+    symlinks)."""
+    full = {_full_version(lib.get("version")) for lib in libs} - {None}
+    labels = {"%d.%d.%d" % v for v in full if v is not None}
+    majors_with_full = {v[0] for v in full if v is not None}
+    labels |= {"%d.x" % lib["major"] for lib in libs if _full_version(lib.get("version")) is None
+               and lib.get("major") not in majors_with_full}
+    return sorted(labels)
 
 
 def _header_library_mismatch(header: Mapping[str, Any], libs: list[Mapping[str, Any]]) -> Optional[bool]:
     """Theano refuses any difference between the header's version and the loaded library's
-    (rel-0.8.2 sandbox/cuda/__init__.py and rel-1.0.5 gpuarray/dnn.py version(): v[0] != v[1],
-    the whole version number). True: every library differs; False: one matches exactly;
-    None: the rest share the header's major, and their minor and patch were not recorded."""
+    (rel-0.7 .. rel-1.0.5: v[0] != v[1], the whole version number). Which file the loader
+    takes is not known here, so: True where every library differs, False where every one
+    matches exactly, None otherwise (an equal major whose minor and patch were not
+    recorded, or one copy that matches beside one that does not)."""
     parts = [header.get(k) for k in ("major", "minor", "patch")]
     wanted = tuple(parts) if all(isinstance(p, int) for p in parts) else None
     verdicts: list[Optional[bool]] = []
@@ -558,11 +566,11 @@ def _header_library_mismatch(header: Mapping[str, Any], libs: list[Mapping[str, 
             verdicts.append(full != wanted)
         else:
             verdicts.append(None)
-    if not verdicts:
+    if not verdicts or None in verdicts:
         return None
-    if False in verdicts:
-        return False
-    return True if all(verdicts) else None
+    if all(verdicts):
+        return True
+    return False if not any(verdicts) else None
 
 
 def cudnn_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any]:
@@ -581,7 +589,7 @@ def cudnn_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any]
     existing = [lib for lib in libs if lib.get("exists", True) and (
         isinstance(lib.get("major"), int) or _full_version(lib.get("version")))]
     if existing:
-        out["library_versions"] = sorted({_library_label(lib) for lib in existing})
+        out["library_versions"] = _library_labels(existing)
     if headers:
         header = headers[0]
         out["header_version"] = str(header["version"])

@@ -557,6 +557,12 @@ def test_lasagnes_requires_gpu_support_is_named_whatever_kept_the_gpu_off(tmp_pa
     found = _diagnoses(record, "--log", str(log))
     assert "LD172" in found and "LD175" not in found
     assert any(item["id"] == "LD175" for item in found["LD172"]["folded"]), found["LD172"]["folded"]
+    # no NVIDIA driver: the root cause, with LD175 as what the code then runs into
+    record.write_text('schema = 1\n[system]\nos = "linux"\n[packages.theano]\nname = "Theano"\n'
+                      '[gpu.nvidia_smi]\nfound = false\n')
+    found = _diagnoses(record, "--log", str(log))
+    assert "LD200" in found and "LD175" not in found
+    assert any(item["id"] == "LD175" for item in found["LD200"]["folded"]), found["LD200"]["folded"]
     # Lasagne 0.1's refusal checks the device flag only: not this rule
     log.write_text("ImportError: requires a GPU to work\n")
     assert "LD175" not in _diagnoses(record, "--log", str(log))

@@ -240,16 +240,29 @@ def test_cudnn_facts() -> None:
     ([{"major": 5, "name": "libcudnn.so.5.1.10", "version": "5.1.10"}], True, ["5.1.10"]),
     ([{"major": 5, "name": "libcudnn.so.5.0.5", "version": "5.0.5"}], False, ["5.0.5"]),
     ([{"major": 6, "name": "libcudnn.so.6"}, {"major": 5, "name": "libcudnn.so.5"}], None, ["5.x", "6.x"]),
+    # one copy that matches beside one that does not: which the loader takes is not known
     ([{"major": 6, "name": "libcudnn.so.6"}, {"major": 5, "name": "libcudnn.so.5.0.5", "version": "5.0.5"}],
-     False, ["5.0.5", "6.x"]),
+     None, ["5.0.5", "6.x"]),
+    # Theano 5581's machine as a probe would see it: its own 5.0.5 and Torch's 5.1.10
+    ([{"major": 5, "name": "libcudnn.so.5.0.5", "version": "5.0.5"},
+      {"major": 5, "name": "libcudnn.so.5.1.10", "version": "5.1.10"}], None, ["5.0.5", "5.1.10"]),
+    # copied over an old one in part: the symlinks point at 5.1.10 (no 5.x beside it)
+    ([{"major": 5, "name": "libcudnn.so.5", "version": "5.1.10"},
+      {"major": 5, "name": "libcudnn.so.5.1.10", "version": "5.1.10"}], True, ["5.1.10"]),
+    ([{"major": 5, "name": "libcudnn.so.5"}, {"major": 5, "name": "libcudnn.so.5.0.5", "version": "5.0.5"}],
+     None, ["5.0.5"]),
     ([{"major": 6, "name": "libcudnn.so.6"}], True, ["6.x"]),
+    # a build number after the patch (a conda package's): the patch is what Theano compares
+    ([{"major": 5, "name": "libcudnn.so.5.0.5", "version": "5.0.5.32"}], False, ["5.0.5"]),
+    # cuDNN v3's libcudnn.so.7.0.64 is named after CUDA 7.0: no major, nothing decided
+    ([{"name": "libcudnn.so.7.0.64", "name_number": 70}], None, None),
 ])
 def test_a_cudnn_header_and_library_differ_in_any_part_of_the_version(
-        libraries: list, mismatch: Optional[bool], versions: list) -> None:
+        libraries: list, mismatch: Optional[bool], versions: Optional[list]) -> None:
     header = {"version": "5.0.5", "major": 5, "minor": 0, "patch": 5}
     out = derive.cudnn_facts({"cudnn": {"headers": [header], "libraries": libraries}}, None)
     assert out.get("header_library_mismatch") is mismatch
-    assert out["library_versions"] == versions
+    assert out.get("library_versions") == versions
 
 
 def test_device_facts_explain_why_cpu_from_recorded_facts_only() -> None:

@@ -97,6 +97,12 @@ def test_encoded_version_formula_changes_at_9() -> None:
         ("libcudnn.so", {"kind": "so"}),
         ("libcudnn.so.7", {"kind": "so", "major": 7}),
         ("libcudnn.so.7.6.5", {"kind": "so", "major": 7, "version": "7.6.5"}),
+        ("libcudnn.so.7.0.5", {"kind": "so", "major": 7, "version": "7.0.5"}),
+        # v1-v3 named after their CUDA release: v2 is libcudnn.so.6.5.48, v3 libcudnn.so.7.0.64
+        ("libcudnn.so.6.5.48", {"kind": "so", "name_number": 65}),
+        ("libcudnn.so.6.5", {"kind": "so", "name_number": 65}),
+        ("libcudnn.so.7.0.64", {"kind": "so", "name_number": 70}),
+        ("libcudnn.so.7.0", {"kind": "so", "name_number": 70}),
         ("libcudnn_ops_infer.so.8", {"kind": "so", "major": 8, "part": "ops_infer"}),
         ("libcudnn_engines_precompiled.so.9.3.0", {"kind": "so", "major": 9, "version": "9.3.0", "part": "engines_precompiled"}),
         ("libcudnn_static.a", None),

@@ -87,8 +87,9 @@ def parse_library_name(name: str) -> Optional[dict[str, Any]]:
 
     kind: "dll" (cudnn64_7.dll, cudnn_ops_infer64_8.dll), "import_lib" (cudnn.lib, what
     MSVC links against), "so" (libcudnn.so.7.6.5, libcudnn_ops.so.9). ``major`` is what the
-    name implies; the pre-v5 DLLs named after the CUDA version (cudnn64_65.dll,
-    cudnn64_70.dll) get ``name_number`` instead, as that number is not a cuDNN major.
+    name implies; the pre-v4 libraries named after the CUDA version (cudnn64_65.dll,
+    cudnn64_70.dll, libcudnn.so.6.5.48, libcudnn.so.7.0.64) get ``name_number`` instead, as
+    that number is not a cuDNN major.
     """
     try:
         match = _WIN_DLL_RE.match(name)
@@ -114,9 +115,14 @@ def parse_library_name(name: str) -> Optional[dict[str, Any]]:
             if match.group("part"):
                 out["part"] = match.group("part")
             version = match.group("ver")
-            if version:
-                out["major"] = int(version.split(".")[0])
-                if version.count(".") >= 2:
+            parts = version.split(".") if version else []
+            if parts[:2] == ["6", "5"] or (parts[:2] == ["7", "0"] and (len(parts) == 2 or int(parts[2]) >= 58)):
+                # cuDNN v1-v3 were named after their CUDA release (libcudnn.so.6.5.48 is
+                # v2, libcudnn.so.7.0.64 v3), like cudnn64_65.dll: not a cuDNN version
+                out["name_number"] = int(parts[0] + parts[1])
+            elif parts:
+                out["major"] = int(parts[0])
+                if len(parts) >= 3:
                     out["version"] = version
             return out
     except Exception:
