@@ -566,11 +566,8 @@ def _header_library_mismatch(header: Mapping[str, Any], libs: list[Mapping[str, 
             verdicts.append(full != wanted)
         else:
             verdicts.append(None)
-    if not verdicts or None in verdicts:
-        return None
-    if all(verdicts):
-        return True
-    return False if not any(verdicts) else None
+    # decided only where every library says the same
+    return verdicts[0] if verdicts and len(set(verdicts)) == 1 else None
 
 
 def cudnn_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any]:

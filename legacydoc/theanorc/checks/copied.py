@@ -14,6 +14,7 @@ from typing import Optional
 
 from legacydoc.facts import get
 from legacydoc.i18n import tr
+from legacydoc.theanorc import machine
 from legacydoc.theanorc.checks.base import Context, _fix_for, _strip_inline_comment, _unquoted
 from legacydoc.theanorc.effective import Setting
 
@@ -34,13 +35,11 @@ PLACEHOLDER_FLAG = re.compile(
 PYTHON_LIBRARY = re.compile(r"(?<!\S)-lpython(\d)\.?(\d{1,2})(?:d?m?u?)(?!\S)")
 # Options holding a list of compiler or linker flags: a flag can go and the rest stay.
 FLAG_LISTS = ("gcc.cxxflags", "blas.ldflags", "nvcc.flags")
-_MAJOR_MINOR = re.compile(r"(\d{1,3})\.(\d{1,3})(?!\d)")
 
 
-def _python_minor(record_version: object) -> Optional[tuple[int, int]]:
-    # bounded: a hostile record's 5000-digit version is unknown, not a crash
-    found = _MAJOR_MINOR.match(record_version) if isinstance(record_version, str) else None
-    return (int(found.group(1)), int(found.group(2))) if found else None
+def _python_minor(ctx: Context) -> Optional[tuple[int, int]]:
+    info = machine.python_version_info(ctx.record)
+    return (info[0], info[1]) if info else None
 
 
 def _same_python(match: re.Match[str], python: tuple[int, int]) -> bool:
@@ -73,7 +72,7 @@ def _line_fix(setting: Setting, cleaned: str) -> str:
 
 
 def check_placeholders(ctx: Context) -> None:
-    python = _python_minor(get(ctx.record, "python.version"))
+    python = _python_minor(ctx)
     for setting in ctx.config.user_settings():
         if not isinstance(setting.value, str):
             continue
@@ -122,7 +121,7 @@ def check_python_library(ctx: Context) -> None:
     or puts a second Python into the module: on Windows CPython refuses such a module
     (Python/dynload_win.c, "Module use of %s conflicts with this version of Python")."""
     setting = ctx.config.get("gcc.cxxflags")
-    python = _python_minor(get(ctx.record, "python.version"))
+    python = _python_minor(ctx)
     if setting is None or setting.is_default or python is None or not isinstance(setting.value, str):
         return
     # read as the value checks correct it: a quoted value or one with a comment is their
