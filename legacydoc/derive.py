@@ -132,6 +132,8 @@ DERIVED: dict[str, str] = {
     "cudnn.version_number": "CUDNN_VERSION of the first header found",
     "cudnn.too_old_for_theano": "that is below the release's floor",
     "cudnn.newer_than_theano": "that is at or above the release's 'more recent than Theano' threshold",
+    "cudnn.off_without_known_reason": "dnn.enabled = False is set, and the record shows no reason to keep cuDNN off "
+    "(cuDNN known absent, cuDNN 8+ with Theano 1.0, older than the release supports, header and library differing)",
     "msvc.msc_ver": "cl.exe's _MSC_VER",
     "msvc.supported_by_nvcc": "that _MSC_VER is inside the range nvcc's host_config.h accepts",
     "msvc.nvcc_msc_min": "the lowest _MSC_VER that nvcc accepts",
@@ -815,6 +817,27 @@ def cudnn_era_facts(facts: Mapping[str, Any], era: Optional[Mapping[str, Any]]) 
     return out
 
 
+def cudnn_off_without_known_reason(facts: Mapping[str, Any], derived: Mapping[str, Any]) -> Optional[bool]:
+    """dnn.enabled = False with nothing recorded that makes it the right workaround. The
+    setting's effect is certain either way; what is not known about cuDNN is no reason."""
+    setting = effective_setting(facts, "dnn.enabled")
+    if setting is None or setting.get("unknown"):
+        return None
+    version = parse_version(derived.get("theano.version"))
+    if version is not None and version < Version("0.8.0rc1"):
+        return None  # rel-0.7 has no dnn.enabled (the config model reads it with 0.8.2's options)
+    if setting.get("value") != "False" or setting.get("source", "default") == "default":
+        return False
+    failure = derived.get("theano.failure")
+    reasons = (
+        derived.get("cudnn.found") is False,  # nothing to turn off (LD305)
+        isinstance(failure, Mapping) and failure.get("cudnn8-removed-api") is True,  # LD307
+        derived.get("cudnn.too_old_for_theano") is True,  # LD314
+        derived.get("cudnn.header_library_mismatch") is True,  # LD306
+    )
+    return not any(reasons)
+
+
 def set_number(facts: Mapping[str, Any], key: str) -> Optional[float]:
     """A Theano option's value as a number, where the config sets it (not its default) and
     it reads as one; None otherwise."""
@@ -1452,6 +1475,9 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
     d.update(_flat("libgpuarray", _for_os(facts, lambda o: toolkit_fit(driver_facts(facts, o).get("max_cuda"), o,
                                                                         gpus))))
     d.update(_flat("cudnn", cudnn_facts(facts, nvcc.get("version"))))
+    off = cudnn_off_without_known_reason(facts, d)
+    if off is not None:
+        d["cudnn.off_without_known_reason"] = off
     d.update(_flat("gxx", compiler_facts(facts, nvcc.get("max_gcc"))))
     d.update(_flat("cxx", {**configured_facts(facts), **march_facts(facts), **narrowing_facts(facts)}))
     d.update(_flat("msvc", msvc_facts(facts, nvcc.get("version"))))

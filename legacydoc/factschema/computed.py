@@ -40,7 +40,7 @@ DERIVED = Table({
                     "library_versions": list_of(STR), "header_library_mismatch": BOOL, "cuda_builds": list_of(STR),
                     "built_for_nvcc": BOOL,
                     "found": BOOL, "version_number": INT, "too_old_for_theano": BOOL,
-                    "newer_than_theano": BOOL}),
+                    "newer_than_theano": BOOL, "off_without_known_reason": BOOL}),
     "cxx": Table({"rejects_narrowing": BOOL, "narrowing_compiler": STR, "narrowing_why": STR, "cxxflags_fix": STR,
                   "set_in_config": BOOL, "configured_found": BOOL, "configured_path": STR, "march_skipped": BOOL}),
     "gxx": Table({"found": BOOL, "found_from_log": STR, "count": INT, "gcc_major": INT, "too_new_for_nvcc": BOOL,
