@@ -307,6 +307,11 @@ def test_run_starts_stay_linear_on_a_log_of_command_lines() -> None:
 
 # Older or cut-down wordings of known messages, as the field quoted them.
 WORDINGS = {
+    # Theano 6206: the IPython traceback of starting g++, under Theano's own line (no theano/ frame)
+    "Problem occurred during compilation with the command line below:\n\n"
+    "~/anaconda/envs/b/lib/python3.6/subprocess.py in _execute_child(self, args, executable)\n"
+    "-> 1260                             restore_signals, start_new_session, preexec_fn)\n\n"
+    "OSError: [Errno 12] Cannot allocate memory": "theano-compile-fork-no-memory",
     # Theano 0.7's printed g++ command line, cut before ld's refusal: the flag alone tells it
     "/usr/bin/g++ -shared -g -m64 -fPIC -I/home/u/Python-2.7.8/Include -o /home/u/.theano/lazylinker_ext.so"
     " /home/u/.theano/mod.cpp -L/usr/local/lib -lInclude\n": "ld-cannot-find-linclude",
@@ -478,6 +483,9 @@ WORDINGS = {
 # Look-alikes that are not the message: numpy's error without Keras, another project's own
 # theano_utils, a symbol of another C++ library built with GCC 5's string type.
 NOT_THESE = {
+    # starting g++ failed for another reason (g++ not there)
+    "Problem occurred during compilation with the command line below:\n/usr/bin/g++ -shared x.cpp\n"
+    "OSError: [Errno 2] No such file or directory": "theano-compile-fork-no-memory",
     # a library whose name only starts with Include
     "g++ -shared -o x.so mod.cpp -L/opt/lib -lIncludeHelpers": "ld-cannot-find-linclude",
     # no backend call above it (TensorFlow's own conv2d, a project's), and a keyword Keras 1 never had
