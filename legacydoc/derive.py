@@ -89,6 +89,8 @@ DERIVED: dict[str, str] = {
     "loader.cudart_cuda": "the CUDA version of the cudart the loader would pick",
     "loader.cudart_matches_nvcc": "that version equals nvcc's",
     "loader.has_cudart": "the loader finds a CUDA runtime library at all",
+    "loader.libcuda_stub": "Linux: the CUDA toolkit's stub libcuda.so (a stubs folder) where libgpuarray's "
+    "dlopen(\"libcuda.so\") meets it: the loader scan's winner, or a stubs folder on LD_LIBRARY_PATH",
     "loader.has_ptxjit": "Linux: the loader finds libnvidia-ptxjitcompiler.so.1, the driver's PTX JIT compiler "
                          "libcuda loads (known only from a complete scan that looked for it)",
     "libgpuarray.nvrtc_wanted": "the NVRTC names libgpuarray would try for this driver",
@@ -433,6 +435,28 @@ def loader_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any
             else:
                 out["cudart_matches_nvcc"] = _mm(cuda) == nvcc
     return out
+
+
+def libcuda_stub(facts: Mapping[str, Any]) -> Optional[str]:
+    """Where libgpuarray's dlopen("libcuda.so") meets the CUDA toolkit's stub (a folder named
+    stubs): the loader scan's winner for that name, or else a stubs folder on
+    LD_LIBRARY_PATH, which the loader searches before its cache. Linux only; None where
+    neither is recorded, or where the scan's winner is another copy."""
+    if get(facts, "system.os") != "linux":
+        return None
+    winners = get(facts, "libraries.winner.libcuda")
+    first = winners.get("libcuda.so") if isinstance(winners, Mapping) else None
+    if isinstance(first, Mapping) and first.get("dir"):
+        return str(first.get("path") or first["dir"]) if _last_part(str(first["dir"])) == "stubs" else None
+    known, value = env_variable(facts, "LD_LIBRARY_PATH")
+    for entry in (value or "").split(":") if known else []:
+        if _last_part(entry) == "stubs":
+            return entry.rstrip("/") + "/libcuda.so"
+    return None
+
+
+def _last_part(folder: str) -> str:
+    return folder.rstrip("/").rsplit("/", 1)[-1]
 
 
 def loader_scan_complete(facts: Mapping[str, Any]) -> bool:
@@ -1471,6 +1495,9 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
         kits = [k for k in get(facts, "cuda.toolkits") if isinstance(k, Mapping) and k.get("version")]
         d["cuda.toolkit_versions"] = sorted({_mm(k["version"]) or str(k["version"]) for k in kits})
     d.update(_flat("loader", loader_facts(facts, nvcc.get("version"))))
+    stub = libcuda_stub(facts)
+    if stub:
+        d["loader.libcuda_stub"] = stub
     d.update(_flat("libgpuarray", _libgpuarray_for_os(facts)))
     d.update(_flat("libgpuarray", _for_os(facts, lambda o: toolkit_fit(driver_facts(facts, o).get("max_cuda"), o,
                                                                         gpus))))

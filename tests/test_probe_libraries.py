@@ -563,3 +563,33 @@ def test_fallback_list_matches_the_knowledge_table_for_the_last_release():
     released = [r for r in rows if not r.get("unreleased")]
     last = max(released, key=lambda r: tuple(int(p) for p in r["to"].split(".")))
     assert ["%d.%d" % v for v in LIBGPUARRAY_FALLBACK] == last["fallback"]
+
+
+@posix_only
+@pytest.mark.parametrize("stubs_first, expected", [(True, True), (False, False)])
+def test_the_toolkits_stub_libcuda_is_named_where_libgpuarray_meets_it_first(
+        tmp_path: Path, fake_tools, ctx_factory, monkeypatch, stubs_first, expected) -> None:
+    """libgpuarray opens libcuda.so: a stubs folder on LD_LIBRARY_PATH before any folder
+    holding the driver's libcuda.so hands it the stub (Theano 6572); after one, it does not."""
+    from legacydoc.derive import libcuda_stub
+
+    world = _driver_world(tmp_path, fake_tools, monkeypatch, "libcuda.so.384.90",
+                          links={"libcuda.so.1": "libcuda.so.384.90", "libcuda.so": "libcuda.so.1"})
+    stubs = tmp_path / "cuda-9.0" / "lib64" / "stubs"
+    touch(stubs, "libcuda.so")
+    folders = [str(stubs), str(world["lib"])] if stubs_first else [str(world["lib"]), str(stubs)]
+    ctx = ctx_factory(path_dirs=[fake_tools.bindir], env={"LD_LIBRARY_PATH": ":".join(folders)})
+    table = lib_probe.collect(structs.replace(ctx, platform="linux"))
+    tomli_w.dumps({"libraries": table})
+    record = {"system": {"os": "linux"}, "libraries": table,
+              "env": {"variables": {"LD_LIBRARY_PATH": ":".join(folders)}}}
+    found = libcuda_stub(record)
+    assert (found == str(stubs / "libcuda.so")) is expected
+    if not expected:
+        assert found is None  # the scan's winner, the driver's copy, decides over the variable
+    # without the scan, the variable alone names the stubs folder (hedged in the rule's text)
+    assert libcuda_stub({"system": {"os": "linux"}, "env": {"variables": {"LD_LIBRARY_PATH": str(stubs)}}}) == \
+        str(stubs / "libcuda.so")
+    # nothing recorded, or another OS: nothing is said
+    assert libcuda_stub({"system": {"os": "linux"}}) is None
+    assert libcuda_stub({"system": {"os": "windows"}, "env": {"variables": {"LD_LIBRARY_PATH": str(stubs)}}}) is None
