@@ -307,6 +307,9 @@ def test_run_starts_stay_linear_on_a_log_of_command_lines() -> None:
 
 # Older or cut-down wordings of known messages, as the field quoted them.
 WORDINGS = {
+    # a retyped copy (deepmedic#69): no space after the full stops, "moved"
+    "ValueError:  You are tring to use the old GPU back-end.It was moved from Theano.Use device=cuda* now.":
+        "theano-old-gpu-backend-removed",
     # Theano 6206: the IPython traceback of starting g++, under Theano's own line (no theano/ frame)
     "Problem occurred during compilation with the command line below:\n\n"
     "~/anaconda/envs/b/lib/python3.6/subprocess.py in _execute_child(self, args, executable)\n"
