@@ -611,6 +611,9 @@ def test_explain_with_facts_hides_this_machines_home_in_the_facts_path(tmp_path:
      "'Tensor(\"embedding_1/random_uniform:0\", shape=(412, 25), dtype=float32)'\n", "tensorflow-tensor-in-error"),
     ("ValueError: Tensor conversion requested dtype int64 for Tensor with dtype float32: "
      "<tf.Tensor 'dense_1/Relu:0' shape=(?, 32) dtype=float32>\n", "tensorflow-tensor-in-error"),
+    # TensorFlow refusing a value's type (Sentiment-Analysis#4 quotes only its start)
+    ("TypeError: Expected int32, got...\n", "tensorflow-value-of-wrong-dtype"),
+    ("TypeError: Expected int32, got 0.5 of type 'float' instead.\n", "tensorflow-value-of-wrong-dtype"),
     # Keras 1's predict names no prefix (surround_vehicles_awareness#14)
     ("Exception: Error when checking : expected input_2 to have shape (None, 224, 224, 3) but got array with "
      "shape (1L, 3L, 224L, 224L)\n", "keras-input-shape-mismatch-dim-ordering"),
@@ -628,12 +631,14 @@ def test_keras_and_tensorflow_objects_crossing_back_ends_are_named(text: str, me
     "theano.tensor.var.AsTensorError: ('Cannot convert Tensor(\"ExpandDims:0\", shape=(1, 3), dtype=float32) to "
     "TensorType', <class 'tensorflow.python.framework.ops.Tensor'>)\n",
     "ValueError: KerasTensor(\"input_1:0\") is not a Theano variable\n",  # not TensorFlow 1.x's graph tensor
+    "TypeError: Wrong types for Composite. Expected (float32,), got (int32,).\n",  # Theano's own
     "ValueError: Error when checking target: expected dense_1 to have shape (None, 10) but got array with "
     "shape (32, 1)\n",  # the labels, not the image layout
 ])
 def test_lookalikes_of_crossed_back_ends_are_not_named(text: str) -> None:
     assert not set(found_in(text)) & {"keras-tensorflow-dtype-given-to-theano", "tensorflow-given-a-theano-variable",
-                                      "keras-input-shape-mismatch-dim-ordering", "tensorflow-tensor-in-error"}
+                                      "keras-input-shape-mismatch-dim-ordering", "tensorflow-tensor-in-error",
+                                      "tensorflow-value-of-wrong-dtype"}
 
 
 def test_tensorflow_given_a_theano_variable_blames_the_back_end_the_banner_names(tmp_path: Path) -> None:
