@@ -89,8 +89,9 @@ DERIVED: dict[str, str] = {
     "loader.cudart_cuda": "the CUDA version of the cudart the loader would pick",
     "loader.cudart_matches_nvcc": "that version equals nvcc's",
     "loader.has_cudart": "the loader finds a CUDA runtime library at all",
-    "loader.libcuda_stub": "Linux: the CUDA toolkit's stub libcuda.so (a stubs folder) where libgpuarray's "
-    "dlopen(\"libcuda.so\") meets it: the loader scan's winner, or a stubs folder on LD_LIBRARY_PATH",
+    "loader.libcuda_is_stub": "Linux: libgpuarray's dlopen(\"libcuda.so\") meets the CUDA toolkit's stub (a stubs "
+    "folder): the loader scan's winner, or a stubs folder first on LD_LIBRARY_PATH; false after a complete scan",
+    "loader.libcuda_stub": "that stub's path",
     "loader.has_ptxjit": "Linux: the loader finds libnvidia-ptxjitcompiler.so.1, the driver's PTX JIT compiler "
                          "libcuda loads (known only from a complete scan that looked for it)",
     "libgpuarray.nvrtc_wanted": "the NVRTC names libgpuarray would try for this driver",
@@ -205,7 +206,8 @@ DERIVED: dict[str, str] = {
     "log.gpu_unpickle_failed": "the log shows Theano failing to unpickle an array saved from a GPU run (false when "
     "the record's config now sets experimental.unpickle_gpu_on_cpu; absent without such a log)",
     "keras.backend": "the backend the installed Keras runs on (KERAS_BACKEND, keras.json, its default)",
-    "keras.backend_source": "KERAS_BACKEND | keras.json | default | release (2.4+ is tf.keras)",
+    "keras.backend_source": "KERAS_BACKEND | keras.json | default | release (2.4+ is tf.keras) | log (the 'Using "
+    "... backend.' line Keras printed, where the record does not say)",
     "keras.layout": "channels_first | channels_last: the image layout Keras uses (keras.json or its default)",
     "keras.layout_source": "image_data_format | image_dim_ordering | default",
     "keras.config_path": "the keras.json the installed Keras reads",
@@ -437,22 +439,27 @@ def loader_facts(facts: Mapping[str, Any], nvcc: Optional[str]) -> dict[str, Any
     return out
 
 
-def libcuda_stub(facts: Mapping[str, Any]) -> Optional[str]:
-    """Where libgpuarray's dlopen("libcuda.so") meets the CUDA toolkit's stub (a folder named
-    stubs): the loader scan's winner for that name, or else a stubs folder on
-    LD_LIBRARY_PATH, which the loader searches before its cache. Linux only; None where
-    neither is recorded, or where the scan's winner is another copy."""
+def libcuda_stub(facts: Mapping[str, Any]) -> tuple[Optional[bool], Optional[str]]:
+    """Whether libgpuarray's dlopen("libcuda.so") meets the CUDA toolkit's stub (a folder
+    named stubs), and that file. From the loader scan: its winner for the name, and no stub
+    where a complete scan found none. Without a scan: a stubs folder first on LD_LIBRARY_PATH
+    (nothing before it could hold the driver's copy); anything else stays unknown, as does
+    every OS but Linux."""
     if get(facts, "system.os") != "linux":
-        return None
+        return None, None
     winners = get(facts, "libraries.winner.libcuda")
     first = winners.get("libcuda.so") if isinstance(winners, Mapping) else None
     if isinstance(first, Mapping) and first.get("dir"):
-        return str(first.get("path") or first["dir"]) if _last_part(str(first["dir"])) == "stubs" else None
+        if _last_part(str(first["dir"])) == "stubs":
+            return True, str(first.get("path") or first["dir"])
+        return False, None
+    if loader_scan_complete(facts):
+        return False, None  # no libcuda.so anywhere the loader looks: no stub either
     known, value = env_variable(facts, "LD_LIBRARY_PATH")
-    for entry in (value or "").split(":") if known else []:
-        if _last_part(entry) == "stubs":
-            return entry.rstrip("/") + "/libcuda.so"
-    return None
+    entries = [e for e in (value or "").split(":") if e] if known else []
+    if entries and _last_part(entries[0]) == "stubs":
+        return True, entries[0].rstrip("/") + "/libcuda.so"
+    return None, None
 
 
 def _last_part(folder: str) -> str:
@@ -1495,7 +1502,9 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
         kits = [k for k in get(facts, "cuda.toolkits") if isinstance(k, Mapping) and k.get("version")]
         d["cuda.toolkit_versions"] = sorted({_mm(k["version"]) or str(k["version"]) for k in kits})
     d.update(_flat("loader", loader_facts(facts, nvcc.get("version"))))
-    stub = libcuda_stub(facts)
+    is_stub, stub = libcuda_stub(facts)
+    if is_stub is not None:
+        d["loader.libcuda_is_stub"] = is_stub
     if stub:
         d["loader.libcuda_stub"] = stub
     d.update(_flat("libgpuarray", _libgpuarray_for_os(facts)))
@@ -1531,6 +1540,10 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
         if ignored is not None:
             d["theano.cnmem_ignored"] = ignored
     d.update(_flat("keras", keras_facts(facts)))
+    if "keras.backend" not in d:
+        banner = keras_backend_in_log(facts)
+        if banner:
+            d["keras.backend"], d["keras.backend_source"] = banner, "log"
     d.update(_flat("pymc3", pymc3_facts(facts)))
     on_pythonpath = theano_dir_on_pythonpath(facts)
     if on_pythonpath is not None:
@@ -1540,6 +1553,23 @@ def derive(facts: Mapping[str, Any]) -> dict[str, Any]:
         d["python.shadowed_packages"] = shadowed
     d.update(_flat("python", python_build_facts(facts, theano.get("version"))))
     return _nest(d)
+
+
+def keras_backend_in_log(facts: Mapping[str, Any]) -> Optional[str]:
+    """The backend Keras said it was using ("Using Theano backend."), where the log shows
+    exactly one; None otherwise."""
+    ids = get(facts, "log.ids")
+    if not isinstance(ids, list):
+        return None
+    names: set[str] = set()
+    if "keras-using-theano-backend" in ids:
+        names.add("theano")
+    for match in get(facts, "log.matches", []) or []:
+        if isinstance(match, Mapping) and match.get("id") == "keras-using-other-backend":
+            groups = match.get("groups")
+            name = groups.get("backend") if isinstance(groups, Mapping) else None
+            names.add(str(name).lower() if name else "tensorflow")
+    return names.pop() if len(names) == 1 else None
 
 
 SHADOWABLE = (("numpy", "numpy"), ("lasagne", "Lasagne"), ("keras", "Keras"))

@@ -661,6 +661,36 @@ def test_tensorflow_given_a_theano_variable_blames_the_back_end_the_banner_names
     assert "the record does not say which" in out, out
 
 
+@pytest.mark.parametrize("error", [
+    "ValueError: Tensor conversion requested dtype int32 for Tensor with dtype float32: "
+    "'Tensor(\"embedding_1/random_uniform:0\", shape=(412, 25), dtype=float32)'\n",
+    "TypeError: Expected int32, got list containing Tensors of type '_Message' instead.\n",
+])
+def test_tensorflows_own_error_blames_the_back_end_the_banner_names(tmp_path: Path, error: str) -> None:
+    """TensorFlow's own error under 'Using TensorFlow backend.' is Keras on TensorFlow
+    (LD122); under 'Using Theano backend.' it is the project's TensorFlow code on
+    Keras-Theano (LD167), and LD122 would contradict the log's first line."""
+    facts = tmp_path / "facts.toml"
+    facts.write_text('schema = 1\nlegacydoc_version = "0.1.0"\ncollected_at = "2018-01-01T00:00:00+00:00"\n'
+                     'redacted = true\n[system]\nos = "linux"\n[packages.keras]\nname = "Keras"\n', encoding="utf-8")
+    log = tmp_path / "run.log"
+    # with neither banner, both are shown as the log's two possible causes
+    for banner, ld122, ld167 in (("Using Theano backend.\n", False, True), ("Using TensorFlow backend.\n", True, False),
+                                 ("", True, True)):
+        log.write_text(banner + "Traceback (most recent call last):\n  File \"model.py\", line 9, in build\n"
+                       + error, encoding="utf-8")
+        out = cli("check", "--facts", str(facts), "--log", str(log), env={"LEGACYDOC_LANG": "en"}).stdout.decode()
+        assert ("[LD122 keras-backend-not-theano]" in out) == ld122, (banner, out)
+        assert ("[LD167 tensorflow-code-on-keras-theano]" in out) == ld167, (banner, out)
+
+
+def test_a_tensorflow_tensor_printed_outside_an_error_is_not_one() -> None:
+    """print(model.output) in a healthy run prints the same form as the error does."""
+    assert "tensorflow-tensor-in-error" not in found_in('Tensor("dense_1/Softmax:0", shape=(?, 10), dtype=float32)\n')
+    assert "tensorflow-tensor-in-error" in found_in(
+        'ValueError: Tensor("x:0", shape=(3,), dtype=float32) must be from the same graph as Tensor("y:0")\n')
+
+
 @pytest.mark.parametrize("text, found", [
     # Theano 0.9.0's GPU kernel bytes above 127 in a char array, as g++ 6+ reports them
     # (TNet#11; libgpuarray#403 with typographic quotes)

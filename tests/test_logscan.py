@@ -307,6 +307,7 @@ def test_run_starts_stay_linear_on_a_log_of_command_lines() -> None:
 
 # Older or cut-down wordings of known messages, as the field quoted them.
 WORDINGS = {
+    "GpuArrayException: cuInit: b: ?": "pygpu-cuinit-garbled",  # Theano 6572
     # a retyped copy (deepmedic#69): no space after the full stops, "moved"
     "ValueError:  You are tring to use the old GPU back-end.It was moved from Theano.Use device=cuda* now.":
         "theano-old-gpu-backend-removed",
@@ -486,6 +487,10 @@ WORDINGS = {
 # Look-alikes that are not the message: numpy's error without Keras, another project's own
 # theano_utils, a symbol of another C++ library built with GCC 5's string type.
 NOT_THESE = {
+    # TensorFlow's own cuInit failures name their error: not libgpuarray's garbled message
+    "E tensorflow/stream_executor/cuda/cuda_driver.cc:300] failed call to cuInit: UNKNOWN ERROR (303)":
+        "pygpu-cuinit-garbled",
+    "E tensorflow/stream_executor/cuda/cuda_driver.cc:406] failed call to cuInit: CUresult(-1)": "pygpu-cuinit-garbled",
     # starting g++ failed for another reason (g++ not there)
     "Problem occurred during compilation with the command line below:\n/usr/bin/g++ -shared x.cpp\n"
     "OSError: [Errno 2] No such file or directory": "theano-compile-fork-no-memory",

@@ -566,9 +566,9 @@ def test_fallback_list_matches_the_knowledge_table_for_the_last_release():
 
 
 @posix_only
-@pytest.mark.parametrize("stubs_first, expected", [(True, True), (False, False)])
+@pytest.mark.parametrize("stubs_first", [True, False])
 def test_the_toolkits_stub_libcuda_is_named_where_libgpuarray_meets_it_first(
-        tmp_path: Path, fake_tools, ctx_factory, monkeypatch, stubs_first, expected) -> None:
+        tmp_path: Path, fake_tools, ctx_factory, monkeypatch, stubs_first) -> None:
     """libgpuarray opens libcuda.so: a stubs folder on LD_LIBRARY_PATH before any folder
     holding the driver's libcuda.so hands it the stub (Theano 6572); after one, it does not."""
     from legacydoc.derive import libcuda_stub
@@ -580,16 +580,30 @@ def test_the_toolkits_stub_libcuda_is_named_where_libgpuarray_meets_it_first(
     folders = [str(stubs), str(world["lib"])] if stubs_first else [str(world["lib"]), str(stubs)]
     ctx = ctx_factory(path_dirs=[fake_tools.bindir], env={"LD_LIBRARY_PATH": ":".join(folders)})
     table = lib_probe.collect(structs.replace(ctx, platform="linux"))
-    tomli_w.dumps({"libraries": table})
     record = {"system": {"os": "linux"}, "libraries": table,
               "env": {"variables": {"LD_LIBRARY_PATH": ":".join(folders)}}}
-    found = libcuda_stub(record)
-    assert (found == str(stubs / "libcuda.so")) is expected
-    if not expected:
-        assert found is None  # the scan's winner, the driver's copy, decides over the variable
-    # without the scan, the variable alone names the stubs folder (hedged in the rule's text)
-    assert libcuda_stub({"system": {"os": "linux"}, "env": {"variables": {"LD_LIBRARY_PATH": str(stubs)}}}) == \
-        str(stubs / "libcuda.so")
-    # nothing recorded, or another OS: nothing is said
-    assert libcuda_stub({"system": {"os": "linux"}}) is None
-    assert libcuda_stub({"system": {"os": "windows"}, "env": {"variables": {"LD_LIBRARY_PATH": str(stubs)}}}) is None
+    # the scan's winner decides, whatever the variable's order would suggest alone
+    assert libcuda_stub(record) == ((True, str(stubs / "libcuda.so")) if stubs_first else (False, None))
+
+
+def test_without_a_scan_only_a_stubs_folder_first_on_ld_library_path_is_claimed(tmp_path: Path) -> None:
+    from legacydoc.derive import libcuda_stub
+
+    def record(value: str, os_name: str = "linux") -> dict:
+        return {"system": {"os": os_name}, "env": {"variables": {"LD_LIBRARY_PATH": value}}}
+
+    assert libcuda_stub(record("/opt/cuda/lib64/stubs/:/opt/cuda/lib64")) == (True, "/opt/cuda/lib64/stubs/libcuda.so")
+    # a folder before it may hold the driver's libcuda.so: unknown, not "no stub"
+    assert libcuda_stub(record("/usr/lib/nvidia-384:/opt/cuda/lib64/stubs")) == (None, None)
+    # no stubs folder on the variable: /etc/ld.so.conf.d may still list one
+    assert libcuda_stub(record("/opt/cuda/lib64")) == (None, None)
+    assert libcuda_stub({"system": {"os": "linux"}}) == (None, None)
+    assert libcuda_stub(record("/opt/cuda/lib64/stubs", os_name="windows")) == (None, None)
+    # a complete scan that found no libcuda.so anywhere: no stub either
+    scanned = dict(record("/opt/cuda/lib64/stubs"), libraries={
+        "os_rules": "linux", "search_order": [], "winner": {},
+        "ldconfig": {"argv": ["ldconfig", "-p"], "duration_s": 0.01, "timed_out": False, "rc": 0}})
+    assert libcuda_stub(scanned) == (False, None)
+    # one that stopped early says nothing beyond the variable
+    partial = dict(scanned, libraries=dict(scanned["libraries"], scan_incomplete=True))
+    assert libcuda_stub(partial) == (True, "/opt/cuda/lib64/stubs/libcuda.so")

@@ -34,7 +34,7 @@ DERIVED = Table({
                    enumerates=True),
     "cuda": Table({"path_versions": list_of(STR), "path_version_count": INT, "toolkit_versions": list_of(STR)}),
     "loader": Table({"cudart_cuda": STR, "cudart_matches_nvcc": BOOL, "has_cudart": BOOL, "has_ptxjit": BOOL,
-                     "libcuda_stub": STR}),
+                     "libcuda_is_stub": BOOL, "libcuda_stub": STR}),
     "libgpuarray": Table({"nvrtc_wanted": list_of(STR), "nvrtc_found": BOOL, "cublas_found": BOOL,
                           "toolkits_named": list_of(STR), "toolkits_that_fit": list_of(STR), "toolkit_fix": STR}),
     "cudnn": Table({"header_version": STR, "header_major": INT, "library_majors": list_of(INT),
