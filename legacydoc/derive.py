@@ -136,7 +136,8 @@ DERIVED: dict[str, str] = {
     "cudnn.too_old_for_theano": "that is below the release's floor",
     "cudnn.newer_than_theano": "that is at or above the release's 'more recent than Theano' threshold",
     "cudnn.off_without_known_reason": "dnn.enabled = False is set, and the record shows no reason to keep cuDNN off "
-    "(cuDNN known absent, cuDNN 8+ with Theano 1.0, older than the release supports, header and library differing)",
+    "(cuDNN known absent, cuDNN 8+, older or newer than the release supports, header and library differing, every "
+    "GPU below compute capability 3.0)",
     "msvc.msc_ver": "cl.exe's _MSC_VER",
     "msvc.supported_by_nvcc": "that _MSC_VER is inside the range nvcc's host_config.h accepts",
     "msvc.nvcc_msc_min": "the lowest _MSC_VER that nvcc accepts",
@@ -860,11 +861,19 @@ def cudnn_off_without_known_reason(facts: Mapping[str, Any], derived: Mapping[st
     if setting.get("value") != "False" or setting.get("source", "default") == "default":
         return False
     failure = derived.get("theano.failure")
+    major = derived.get("cudnn.header_major")
+    sms = [g.get("sm") for g in derived.get("gpus") or [] if isinstance(g, Mapping)]
     reasons = (
         derived.get("cudnn.found") is False,  # nothing to turn off (LD305)
         isinstance(failure, Mapping) and failure.get("cudnn8-removed-api") is True,  # LD307
+        # no release supports cuDNN 8: 0.9 and 0.10 call the functions it removed too
+        isinstance(major, int) and major >= 8,
         derived.get("cudnn.too_old_for_theano") is True,  # LD314
         derived.get("cudnn.header_library_mismatch") is True,  # LD306
+        # newer than a release before 1.0 supports: its cuDNN ops may not compile (LD313)
+        derived.get("cudnn.newer_than_theano") is True and version is not None and version < Version("1.0.0rc1"),
+        # every GPU below compute capability 3.0: cuDNN does not run on them (LD213)
+        bool(sms) and all(isinstance(sm, int) and sm < 30 for sm in sms),
     )
     return not any(reasons)
 
