@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Callable, Optional
@@ -451,20 +452,16 @@ def libcuda_stub(facts: Mapping[str, Any]) -> tuple[Optional[bool], Optional[str
     winners = get(facts, "libraries.winner.libcuda")
     first = winners.get("libcuda.so") if isinstance(winners, Mapping) else None
     if isinstance(first, Mapping) and first.get("dir"):
-        if _last_part(str(first["dir"])) == "stubs":
+        if posixpath.basename(str(first["dir"]).rstrip("/")) == "stubs":
             return True, str(first.get("path") or first["dir"])
         return False, None
     if loader_scan_complete(facts):
         return False, None  # no libcuda.so anywhere the loader looks: no stub either
     known, value = env_variable(facts, "LD_LIBRARY_PATH")
     entries = [e for e in (value or "").split(":") if e] if known else []
-    if entries and _last_part(entries[0]) == "stubs":
+    if entries and posixpath.basename(entries[0].rstrip("/")) == "stubs":
         return True, entries[0].rstrip("/") + "/libcuda.so"
     return None, None
-
-
-def _last_part(folder: str) -> str:
-    return folder.rstrip("/").rsplit("/", 1)[-1]
 
 
 def loader_scan_complete(facts: Mapping[str, Any]) -> bool:
@@ -860,13 +857,11 @@ def cudnn_off_without_known_reason(facts: Mapping[str, Any], derived: Mapping[st
         return None  # rel-0.7 has no dnn.enabled (the config model reads it with 0.8.2's options)
     if setting.get("value") != "False" or setting.get("source", "default") == "default":
         return False
-    failure = derived.get("theano.failure")
     major = derived.get("cudnn.header_major")
     sms = [g.get("sm") for g in derived.get("gpus") or [] if isinstance(g, Mapping)]
     reasons = (
         derived.get("cudnn.found") is False,  # nothing to turn off (LD305)
-        isinstance(failure, Mapping) and failure.get("cudnn8-removed-api") is True,  # LD307
-        # no release supports cuDNN 8: 0.9 and 0.10 call the functions it removed too
+        # no release supports cuDNN 8 (LD307): 0.9 and 0.10 call the functions it removed too
         isinstance(major, int) and major >= 8,
         derived.get("cudnn.too_old_for_theano") is True,  # LD314
         derived.get("cudnn.header_library_mismatch") is True,  # LD306
@@ -1576,8 +1571,7 @@ def keras_backend_in_log(facts: Mapping[str, Any]) -> Optional[str]:
     for match in get(facts, "log.matches", []) or []:
         if isinstance(match, Mapping) and match.get("id") == "keras-using-other-backend":
             groups = match.get("groups")
-            name = groups.get("backend") if isinstance(groups, Mapping) else None
-            names.add(str(name).lower() if name else "tensorflow")
+            names.add(str(groups.get("backend", "tensorflow") if isinstance(groups, Mapping) else "tensorflow").lower())
     return names.pop() if len(names) == 1 else None
 
 
