@@ -290,6 +290,8 @@ def run_check(record: Mapping[str, Any], rules: Sequence[Rule], source: str = "t
                             **api_gaps(project.theano_api_uses(), facts, tables()["theano_api"].data)}
         if project.gpu_only:  # none found is not none there: an import in a function is not looked at
             facts["project"]["gpu_only"] = project.gpu_only
+        if project.late_settings:  # likewise: a setting in a file the scan could not parse is not seen
+            facts["project"]["late_settings"] = list(project.late_settings)
     plan, plan_error = None, ""
     try:
         # The plan first: the rules' fixes quote its pins, so no finding proposes another.

@@ -79,6 +79,9 @@ PROJECT = Table({"python2_pickles": list_of(STR), "downsample": STR,
                  # "lasagne.layers.dnn (net.py:3)": the first import of a Lasagne layer module
                  # that needs a GPU, outside any try, if or function; absent when none was found
                  "gpu_only": STR,
+                 # "os.environ['THEANO_FLAGS'] (train.py:5) after import keras (train.py:2)":
+                 # settings nothing reads (legacydoc/plan/late_settings.py); absent when none
+                 "late_settings": list_of(STR),
                  # uses of Theano's API the installed release lacks (legacydoc/theanoapi.py):
                  # "theano.tensor.nnet.relu (net.py:12)"; absent when there is none, or the
                  # release is one the table does not speak for
