@@ -851,3 +851,42 @@ def test_a_channels_last_shape_refused_under_channels_first_claims_no_channels_l
         log.write_text("Using Theano backend.\nValueError: The input must have 3 channels; got `input_shape=%s`\n" % shape)
         ids = diagnoses(facts, log)
         assert ("LD143" in ids) == fires and "LD122" not in ids, (shape, list(ids))
+
+
+def test_a_failed_first_compile_on_macos_is_not_code_for_theano_pymc(tmp_path: Path) -> None:
+    # Theano 6654 (macOS 10.14): the compile at import failed, and the half-imported package
+    # raised the gof AttributeError from inside theano/gof/vm.py, which Theano-PyMC 1.1 lacks
+    log = tmp_path / "log.txt"
+    tail = "AttributeError: module 'theano' has no attribute 'gof'\n"
+    gof_frame = '  File "/Users/c/anaconda3/lib/python3.6/site-packages/theano/gof/vm.py", line 683, in <module>\n'
+    log.write_text("You can find the C code in this temporary file: /var/folders/T/theano_compilation_error_60\n"
+                   + gof_frame + tail)
+    facts = tmp_path / "facts.toml"
+    facts.write_text('schema = 1\n[system]\nos = "darwin"\n', encoding="utf-8")
+    found = diagnoses(facts, log)
+    assert "LD415" in found and "LD166" not in found, sorted(found)
+    # the same error from the user's own code, with no compile failure: Theano-PyMC 1.1's moved gof
+    log.write_text('  File "model.py", line 3, in <module>\n' + tail)
+    found = diagnoses(facts, log)
+    assert "LD166" in found and "LD415" not in found, sorted(found)
+    # on Linux the compile failure is not the Command Line Tools'
+    log.write_text("You can find the C code in this temporary file: /tmp/theano_compilation_error_60\n"
+                   + gof_frame + tail)
+    facts.write_text('schema = 1\n[system]\nos = "linux"\n', encoding="utf-8")
+    assert "LD415" not in diagnoses(facts, log)
+
+
+def test_cython_failing_on_pygpus_own_files_is_the_cythons_version(tmp_path: Path) -> None:
+    # libgpuarray 194: Ubuntu 14.04's Cython 0.20.1 on the git master of June 2016
+    log = tmp_path / "log.txt"
+    log.write_text("Cythonizing pygpu/_elemwise.pyx\n\nError compiling Cython file:\n"
+                   "pygpu/_elemwise.pyx:90:35: Syntax error in C variable declaration\n")
+    facts = tmp_path / "facts.toml"
+    facts.write_text('schema = 1\n[packages.cython]\nname = "Cython"\nversion = "0.20.1"\n', encoding="utf-8")
+    found = diagnoses(facts, log)
+    assert "LD176" in found and found["LD176"]["title"].startswith("Cython 0.20.1 cannot build pygpu"), found
+    # Cython 3's true division (libgpuarray 583) names the same rule; another project's .pyx does not
+    log.write_text("pygpu/collectives.pyx:394:55: Cannot assign type 'double' to 'size_t'\n")
+    assert "LD176" in diagnoses(facts, log)
+    log.write_text("mypkg/fast.pyx:12:4: Syntax error in C variable declaration\n")
+    assert "LD176" not in diagnoses(facts, log)

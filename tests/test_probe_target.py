@@ -392,6 +392,8 @@ def test_theano_and_theano_pymc_over_each_other(python, tmp_path, ctx_factory):
     (site / "pygpu" / "__init__.py").write_text("")
     # something else in the same site dir that claims other names only
     _dist_info(site, "six-1.16.0.dist-info", "six", "1.16.0", ["six.py"])
+    # what builds pygpu from source (LD176)
+    _dist_info(site, "Cython-0.29.36.dist-info", "Cython", "0.29.36", ["Cython/__init__.py"])
 
     facts = collect_with(ctx_factory(python=python, env={"PYTHONPATH": str(site)}, timeout=REAL_TIMEOUT))
     pk = facts["packages"]
@@ -413,7 +415,8 @@ def test_theano_and_theano_pymc_over_each_other(python, tmp_path, ctx_factory):
     assert pk["theano_version_source"] == "_version.py"
     assert pk["theano_revision"] == "ebaad559d6ea4a49fa87123adf50c9aa847ce27a"
     assert pk["pygpu_import_dir"] == str(site / "pygpu")
-    assert {"theano", "theano-pymc", "pygpu", "six"} <= set(pk["found"])
+    assert {"theano", "theano-pymc", "pygpu", "six", "cython"} <= set(pk["found"])
+    assert pk["cython"]["version"] == "0.29.36" and pk["cython"]["name"] == "Cython"
     assert "theano_dir_in_sys_path" not in pk
 
 

@@ -20,6 +20,7 @@ MATTERS = (
     "nose", "aesara", "pytensor", "lasagne", "keras", "pylearn2", "chainer",
     "tensorflow", "tensorflow-gpu", "pymc3", "pymc", "h5py", "pillow", "pydot", "pydot-ng",
     "mpi4py",  # import theano imports it, and so starts MPI (LD170)
+    "cython",  # what builds pygpu from source (LD176)
 )
 # Conda packages worth knowing in a conda env (many have no Python metadata at all).
 CONDA_MATTERS = (
