@@ -290,8 +290,12 @@ def run_check(record: Mapping[str, Any], rules: Sequence[Rule], source: str = "t
                             **api_gaps(project.theano_api_uses(), facts, tables()["theano_api"].data)}
         if project.gpu_only:  # none found is not none there: an import in a function is not looked at
             facts["project"]["gpu_only"] = project.gpu_only
-        if project.late_settings:  # likewise: a setting in a file the scan could not parse is not seen
-            facts["project"]["late_settings"] = list(project.late_settings)
+        # likewise: a setting in a file the scan could not parse is not seen. THEANO_FLAGS set
+        # after `import keras` only counts where Keras is known to run on Theano.
+        keras_on_theano = get(facts, "derived.keras.backend") == "theano"
+        late = [item.text for item in project.late_settings if keras_on_theano or not item.needs_keras_on_theano]
+        if late:
+            facts["project"]["late_settings"] = late
     plan, plan_error = None, ""
     try:
         # The plan first: the rules' fixes quote its pins, so no finding proposes another.

@@ -890,3 +890,25 @@ def test_cython_failing_on_pygpus_own_files_is_the_cythons_version(tmp_path: Pat
     assert "LD176" in diagnoses(facts, log)
     log.write_text("mypkg/fast.pyx:12:4: Syntax error in C variable declaration\n")
     assert "LD176" not in diagnoses(facts, log)
+
+
+def test_lasagne_01_refusing_its_gpu_layers_proves_the_device_flag(tmp_path: Path) -> None:
+    # neural-storyteller 1: Lasagne 0.1's corrmm.py checks theano.config.device only
+    log = tmp_path / "log.txt"
+    log.write_text("---> 16 from lasagne.layers.corrmm import Conv2DMMLayer as ConvLayer\n"
+                   "ImportError: requires a GPU to work\n")
+    facts = tmp_path / "facts.toml"
+    facts.write_text('schema = 1\n[system]\nos = "linux"\n', encoding="utf-8")
+    found = diagnoses(facts, log)
+    assert "LD177" in found and "(device=cpu, unset or cuda)" in found["LD177"]["title"], sorted(found)
+    # with device=cpu recorded, LD172 says it with the reason, and LD177 folds under it
+    facts.write_text('schema = 1\n[system]\nos = "linux"\n[theano_config]\nfiles = []\n'
+                     '[theano_config.flags]\nTHEANO_FLAGS = "device=cpu"\n', encoding="utf-8")
+    found = diagnoses(facts, log)
+    assert "LD172" in found and "LD177" not in found, sorted(found)
+    # Lasagne master's words are LD175's, not this rule's
+    log.write_text("ImportError: requires GPU support -- see http://lasagne.readthedocs.org/en/latest/user/"
+                   "installation.html#gpu-support\n")
+    facts.write_text('schema = 1\n[system]\nos = "linux"\n', encoding="utf-8")
+    found = diagnoses(facts, log)
+    assert "LD175" in found and "LD177" not in found, sorted(found)

@@ -20,7 +20,7 @@ from typing import Optional
 
 from legacydoc.i18n import N_
 from legacydoc.plan import theano_uses
-from legacydoc.plan.late_settings import late_settings
+from legacydoc.plan.late_settings import LateSetting, late_settings
 from legacydoc.plan.pickles import HEAD_BYTES, is_candidate, needs_latin1
 from legacydoc.safe_io import Refused, read_regular, read_small
 from legacydoc.structs import field, struct
@@ -96,7 +96,7 @@ class ProjectScan:
     scipy_misc_images: str = ""  # "scipy.misc.imread (file:line)": its first use of one of them
     gpu_only: str = ""  # "lasagne.layers.dnn (file:line)": its first unconditional import of one
     # THEANO_FLAGS / KERAS_BACKEND set where nothing reads them (legacydoc/plan/late_settings.py)
-    late_settings: list[str] = field(default_factory=list)
+    late_settings: list[LateSetting] = field(default_factory=list)
     # (module, name, kind) of each use of Theano's API (legacydoc/plan/theano_uses.py) -> first file:line
     theano_uses: dict[tuple[str, str, str], str] = field(default_factory=dict)
     # Scan state: Python 2 imports found so far, kept only if no module of the project's own
@@ -139,7 +139,7 @@ class ProjectScan:
             "pins": [{"name": p.name, "spec": p.spec, "url": p.url, "where": p.where} for p in self.pins],
             "keras_json": self.keras_json or {}, "python2_pickles": self.py2_pickles,
             "scipy_misc_images": self.scipy_misc_images, "gpu_only": self.gpu_only,
-            "late_settings": self.late_settings,
+            "late_settings": [item.text for item in self.late_settings],
             "unreadable": self.unreadable,
         }
 
