@@ -853,16 +853,21 @@ def test_a_channels_last_shape_refused_under_channels_first_claims_no_channels_l
         assert ("LD143" in ids) == fires and "LD122" not in ids, (shape, list(ids))
 
 
+def _case(tmp_path: Path, log_text: str, facts_text: str) -> tuple[Path, Path]:
+    """A facts file and a log file with these texts: (facts, log)."""
+    log, facts = tmp_path / "log.txt", tmp_path / "facts.toml"
+    log.write_text(log_text)
+    facts.write_text(facts_text, encoding="utf-8")
+    return facts, log
+
+
 def test_a_failed_first_compile_on_macos_is_not_code_for_theano_pymc(tmp_path: Path) -> None:
     # Theano 6654 (macOS 10.14): the compile at import failed, and the half-imported package
     # raised the gof AttributeError from inside theano/gof/vm.py, which Theano-PyMC 1.1 lacks
-    log = tmp_path / "log.txt"
     tail = "AttributeError: module 'theano' has no attribute 'gof'\n"
     gof_frame = '  File "/Users/c/anaconda3/lib/python3.6/site-packages/theano/gof/vm.py", line 683, in <module>\n'
-    log.write_text("You can find the C code in this temporary file: /var/folders/T/theano_compilation_error_60\n"
-                   + gof_frame + tail)
-    facts = tmp_path / "facts.toml"
-    facts.write_text('schema = 1\n[system]\nos = "darwin"\n', encoding="utf-8")
+    facts, log = _case(tmp_path, "You can find the C code in this temporary file: /var/folders/T/theano_comp"
+                       "ilation_error_60\n" + gof_frame + tail, 'schema = 1\n[system]\nos = "darwin"\n')
     found = diagnoses(facts, log)
     assert "LD415" in found and "LD166" not in found, sorted(found)
     # the same error from the user's own code, with no compile failure: Theano-PyMC 1.1's moved gof
@@ -878,11 +883,9 @@ def test_a_failed_first_compile_on_macos_is_not_code_for_theano_pymc(tmp_path: P
 
 def test_cython_failing_on_pygpus_own_files_is_the_cythons_version(tmp_path: Path) -> None:
     # libgpuarray 194: Ubuntu 14.04's Cython 0.20.1 on the git master of June 2016
-    log = tmp_path / "log.txt"
-    log.write_text("Cythonizing pygpu/_elemwise.pyx\n\nError compiling Cython file:\n"
-                   "pygpu/_elemwise.pyx:90:35: Syntax error in C variable declaration\n")
-    facts = tmp_path / "facts.toml"
-    facts.write_text('schema = 1\n[packages.cython]\nname = "Cython"\nversion = "0.20.1"\n', encoding="utf-8")
+    facts, log = _case(tmp_path, "Cythonizing pygpu/_elemwise.pyx\n\nError compiling Cython file:\n"
+                       "pygpu/_elemwise.pyx:90:35: Syntax error in C variable declaration\n",
+                       'schema = 1\n[packages.cython]\nname = "Cython"\nversion = "0.20.1"\n')
     found = diagnoses(facts, log)
     assert "LD176" in found and found["LD176"]["title"].startswith("Cython 0.20.1 cannot build pygpu"), found
     # Cython 3's true division (libgpuarray 583) names the same rule; another project's .pyx does not
@@ -894,11 +897,8 @@ def test_cython_failing_on_pygpus_own_files_is_the_cythons_version(tmp_path: Pat
 
 def test_lasagne_01_refusing_its_gpu_layers_proves_the_device_flag(tmp_path: Path) -> None:
     # neural-storyteller 1: Lasagne 0.1's corrmm.py checks theano.config.device only
-    log = tmp_path / "log.txt"
-    log.write_text("---> 16 from lasagne.layers.corrmm import Conv2DMMLayer as ConvLayer\n"
-                   "ImportError: requires a GPU to work\n")
-    facts = tmp_path / "facts.toml"
-    facts.write_text('schema = 1\n[system]\nos = "linux"\n', encoding="utf-8")
+    facts, log = _case(tmp_path, "---> 16 from lasagne.layers.corrmm import Conv2DMMLayer as ConvLayer\n"
+                       "ImportError: requires a GPU to work\n", 'schema = 1\n[system]\nos = "linux"\n')
     found = diagnoses(facts, log)
     assert "LD177" in found and "(device=cpu, unset or cuda)" in found["LD177"]["title"], sorted(found)
     # with device=cpu recorded, LD172 says it with the reason, and LD177 folds under it
