@@ -34,7 +34,9 @@ LAYOUT_KEY = Version("1.0.4")  # image_dim_ordering is read from keras.json
 
 
 def _file_read(config: Mapping[str, Any]) -> bool:
-    """The file's state is known: absent, or present and read."""
+    """The file's state is known: absent, or present and read. What a key the file lacks
+    means (its default) is known only then; a key's own value, recorded, is decisive without
+    it (a report that quotes one line of keras.json)."""
     return isinstance(config.get("exists"), bool) and not config.get("error")
 
 
@@ -47,29 +49,29 @@ def _backend(config: Mapping[str, Any], release: Optional[Version],
         return None, ""  # the environment was not recorded (or only in part): KERAS_BACKEND may override the file
     if value:
         return value, "KERAS_BACKEND"
-    if not _file_read(config):
-        return None, ""
-    if isinstance(config.get("backend"), str):
+    if isinstance(config.get("backend"), str) and not config.get("error"):
         return config["backend"], "keras.json"
-    if release is None:
+    if not _file_read(config) or release is None:
         return None, ""
     return ("theano" if release < TF_DEFAULT else "tensorflow"), "default"
 
 
 def _layout(config: Mapping[str, Any], release: Optional[Version]) -> tuple[Optional[str], str]:
-    if release is None or release >= TF_KERAS or not _file_read(config):
+    if release is None or release >= TF_KERAS:
         return None, ""
     if release < LAYOUT_KEY:
-        return "channels_first", "default"  # no layout setting yet
+        return "channels_first", "default"  # no layout setting yet: the file does not matter
+    key = "image_data_format" if release >= KERAS_2 else "image_dim_ordering"
+    value = config.get(key)
+    if value is not None and not config.get("error"):
+        if key == "image_data_format":
+            return (value, key) if value in _LAYOUTS else (None, "")
+        return (_DIM_ORDERING[value], key) if value in _DIM_ORDERING else (None, "")
+    if not _file_read(config):
+        return None, ""
     if release >= KERAS_2:
-        value = config.get("image_data_format")
-        if value is None:
-            return "channels_last", "default"
-        return (value, "image_data_format") if value in _LAYOUTS else (None, "")
-    value = config.get("image_dim_ordering")
-    if value is None:
-        return ("channels_first" if release < TF_DEFAULT else "channels_last"), "default"
-    return (_DIM_ORDERING[value], "image_dim_ordering") if value in _DIM_ORDERING else (None, "")
+        return "channels_last", "default"
+    return ("channels_first" if release < TF_DEFAULT else "channels_last"), "default"
 
 
 def keras_facts(facts: Mapping[str, Any]) -> dict[str, Any]:

@@ -912,3 +912,27 @@ def test_lasagne_01_refusing_its_gpu_layers_proves_the_device_flag(tmp_path: Pat
     facts.write_text('schema = 1\n[system]\nos = "linux"\n', encoding="utf-8")
     found = diagnoses(facts, log)
     assert "LD175" in found and "LD177" not in found, sorted(found)
+
+
+@pytest.mark.parametrize("text, found", [
+    # Keras 1.2.2's keras/layers/core.py imports Merge; 2.0.0 keeps it only in keras.legacy, 2.2.0 not at all
+    ("    from keras.layers.core import Merge\nImportError: cannot import name Merge\n", True),
+    ("ImportError: cannot import name 'Merge' from 'keras.layers' (/x/keras/layers/__init__.py)\n", True),
+    # the import line over another failure, and the merge module Keras 2 still has, are not it
+    ('    from keras.layers.core import Merge\n  File "/x/keras/__init__.py", line 3\n'
+     "ImportError: No module named theano\n", False),
+    ("from keras.layers import merge\nImportError: cannot import name merge\n", False),
+])
+def test_keras_1s_merge_layer_missing_under_keras_2(text: str, found: bool) -> None:
+    assert ("keras-1-name-removed-in-2" in found_in(text)) == found
+
+
+def test_float64_on_the_old_gpu_backend_is_floatx_left_at_float64(tmp_path: Path) -> None:
+    # voxnet 5: device=gpu with Theano 0.8.2 and floatX at its default
+    facts, log = _case(tmp_path, "TypeError: CudaNdarrayType only supports dtype float32 for now. Tried using "
+                       "dtype float64 for variable None\n", "schema = 1\n")
+    assert "LD537" in diagnoses(facts, log)
+    # floatX = float32 recorded: the float64 came from the data, not the config
+    facts.write_text('schema = 1\n[theano_config]\nfiles = []\n[theano_config.flags]\nTHEANO_FLAGS = '
+                     '"device=gpu,floatX=float32"\n', encoding="utf-8")
+    assert "LD537" not in diagnoses(facts, log)

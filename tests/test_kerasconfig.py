@@ -64,6 +64,11 @@ def record(version: str | None, config: dict[str, Any] | None, env: dict[str, st
     ("1.0.3", {"exists": True, "image_dim_ordering": "tf"}, ENV, ("theano", "default"), ("channels_first", "default")),
     ("1.0.4", {"exists": True, "image_dim_ordering": "tf"}, ENV, ("theano", "default"),
      ("channels_last", "image_dim_ordering")),
+    # a report quoting one key of the file (whether it was read whole is not recorded): the
+    # key's own value decides; what a missing key would default to stays unknown
+    ("1.2.0", {"image_dim_ordering": "tf"}, ENV, None, ("channels_last", "image_dim_ordering")),
+    ("2.1.6", {"backend": "theano"}, ENV, ("theano", "keras.json"), None),
+    ("2.1.6", {"image_dim_ordering": "th"}, ENV, None, None),
 ])
 def test_backend_and_layout_as_the_installed_keras_decides(version, config, env, backend, layout) -> None:
     derived = keras_facts(record(version, config, env))
