@@ -89,7 +89,8 @@ def _imported(node: ast.stmt) -> list[str]:
     return []
 
 
-def _under(module: str, prefixes: tuple[str, ...]) -> bool:
+def module_under(module: str, prefixes: tuple[str, ...]) -> bool:
+    """The dotted module is one of these or inside one of them (project.py's scan uses it too)."""
     return any(module == p or module.startswith(p + ".") for p in prefixes)
 
 
@@ -172,7 +173,7 @@ class _Scope:
         self.imports: list[tuple[int, _Path, str]] = []
         for node, path in statements:
             for module in _imported(node):
-                if len(self.imports) < MAX_IMPORTS and _under(module, IMPORTS_THEANO + KERAS):
+                if len(self.imports) < MAX_IMPORTS and module_under(module, IMPORTS_THEANO + KERAS):
                     self.imports.append((node.lineno, path, module))
 
     def first(self, line: int, path: _Path, modules: tuple[str, ...]) -> Optional[tuple[int, str]]:
@@ -180,7 +181,7 @@ class _Scope:
         for import_line, import_path, module in self.imports:
             if import_line >= line:
                 break
-            if _under(module, modules) and _encloses(import_path, path):
+            if module_under(module, modules) and _encloses(import_path, path):
                 return import_line, module
         return None
 
@@ -197,8 +198,8 @@ def _theano_flags_variable(tree: ast.Module, rel: str, module: _Scope) -> Iterat
                 and any(isinstance(t, ast.Name) and t.id == "THEANO_FLAGS" for t in node.targets)):
             continue
         later = [(line, m) for line, path, m in module.imports if line > node.lineno and not path]
-        theano = next((m for _, m in later if _under(m, IMPORTS_THEANO)), None)
-        keras = next((m for _, m in later if _under(m, KERAS)), None)
+        theano = next((m for _, m in later if module_under(m, IMPORTS_THEANO)), None)
+        keras = next((m for _, m in later if module_under(m, KERAS)), None)
         if theano or keras:
             yield LateSetting(node.lineno, "THEANO_FLAGS = ... (%s:%d) only a Python variable that Theano never reads"
                               % (rel, node.lineno), needs_keras_on_theano=theano is None)

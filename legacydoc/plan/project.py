@@ -20,7 +20,7 @@ from typing import Optional
 
 from legacydoc.i18n import N_
 from legacydoc.plan import theano_uses
-from legacydoc.plan.late_settings import LateSetting, late_settings
+from legacydoc.plan.late_settings import LateSetting, late_settings, module_under
 from legacydoc.plan.pickles import HEAD_BYTES, is_candidate, needs_latin1
 from legacydoc.safe_io import Refused, read_regular, read_small
 from legacydoc.structs import field, struct
@@ -109,7 +109,7 @@ class ProjectScan:
     def uses(self, prefixes: tuple[str, ...]) -> Optional[str]:
         """file:line of the first import of a module under one of these names, else None."""
         for module, where in sorted(self.imports.items(), key=lambda kv: _place(kv[1])):
-            if _under(module, prefixes):
+            if module_under(module, prefixes):
                 return where
         return None
 
@@ -405,13 +405,8 @@ def _gpu_only_import(tree: Optional[ast.Module], text: str) -> Optional[tuple[in
         lines = text.split("\n")
         found = [(module, line) for module, line in _imports_regex(text)
                  if line <= len(lines) and lines[line - 1][:1] not in (" ", "\t")]
-    hits = sorted((line, module) for module, line in found if _under(module, GPU_ONLY_LAYERS))
+    hits = sorted((line, module) for module, line in found if module_under(module, GPU_ONLY_LAYERS))
     return hits[0] if hits else None
-
-
-def _under(module: str, prefixes: tuple[str, ...]) -> bool:
-    """The dotted module is one of these or inside one of them."""
-    return any(module == p or module.startswith(p + ".") for p in prefixes)
 
 
 def scan(root: Path) -> ProjectScan:
