@@ -279,6 +279,17 @@ def test_unknown_gpu_is_not_called_absent() -> None:
     assert not any("no working NVIDIA GPU was found" in c for c in plan.cannot)
 
 
+def test_an_unrecorded_os_is_planned_for_linux_and_says_so() -> None:
+    record = load(HEALTHY)
+    plan = make_plan(record)
+    assert not any("operating system" in n for n in plan.notes)
+    record["system"].pop("os")
+    record["python"].pop("platform", None)
+    plan = make_plan(record)
+    assert plan.os == "linux"
+    assert any("does not say which operating system" in n for n in plan.notes), plan.notes
+
+
 def test_mkl_ldflags_bring_the_threading_layer_variable_for_every_shell() -> None:
     plan = make_plan(load(SEED_002))
     assert plan.env == {"MKL_THREADING_LAYER": "GNU"}

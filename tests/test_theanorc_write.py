@@ -69,6 +69,26 @@ def test_cpu_machine() -> None:
     assert find_problems(again) == []
 
 
+def test_a_compiler_the_record_never_probed_is_unknown_not_missing() -> None:
+    rec = record(gpu=False, pygpu=False)
+    del rec["compilers"]
+    why = generate(rec, effective_config(rec)).lines[0].why
+    assert "not known: whether a C++ compiler is there" in why and "no C++ compiler" not in why
+    # probed and none found: that is said
+    rec = record(gpu=False, pygpu=False, cxx="")
+    assert "no C++ compiler" in generate(rec, effective_config(rec)).lines[0].why
+
+
+def test_cudnn_the_record_never_searched_is_not_called_missing() -> None:
+    rec = record()
+    generated = generate(rec, effective_config(rec))
+    assert generated.lines[0].value == "cuda"
+    assert any("cuDNN is not in the record" in n for n in generated.notes), generated.notes
+    assert not any("no cudnn.h found" in n for n in generated.notes)
+    rec["cudnn"] = {"headers": [], "libraries": []}
+    assert any("no cudnn.h found" in n for n in generate(rec, effective_config(rec)).notes)
+
+
 def test_kept_lines_that_check_would_flag_are_corrected_or_left_out() -> None:
     # gh-theano-5519's file: a quoted cxxflags, which Theano passes to g++ with its quotes
     home = Path("/home/ann")

@@ -409,6 +409,10 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
     """The plan for these facts (and this project). Raises PlanError when none is possible."""
     wheels = wheels or Wheels.load()
     os_family = machine.family(record)
+    # family() falls back to Linux when nothing in the record names the OS: the plan is
+    # written for Linux then, and says so (a note below), since unknown is not Linux
+    os_unknown = (os_family not in ("windows", "darwin") and not get(record, "system.os")
+                  and not get(record, "python.platform"))
     if os_family not in ("linux", "windows", "darwin"):
         os_family = "linux"
     key, target_why = choose_target(record, project)
@@ -418,6 +422,9 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
     reasons: dict[str, str] = {target["dist"]: target_why}
     cannot: list[str] = []
     notes: list[str] = []
+    if os_unknown:
+        notes.append(tr("the record does not say which operating system this is: the plan is written for Linux "
+                        "(run legacydoc plan on the machine itself for Windows or macOS)"))
     needs = _Needs(misc_images=bool(project and project.scipy_misc_images), h5py=_keras_needs_h5py2(record, project))
     try:
         choice, keep, with_pygpu = _pick(wheels, target, record, os_family, project, gpu_now, pymc, reasons, cannot,

@@ -54,7 +54,8 @@ class Generated:
     dropped: list[str] = field(default_factory=list)  # lines of the old file left out, with why
 
 
-def _gpu_decision(record: Mapping[str, Any], config: EffectiveConfig, compiler: bool) -> tuple[str, str]:
+def _gpu_decision(record: Mapping[str, Any], config: EffectiveConfig, compiler: Optional[bool]
+                  ) -> tuple[str, str]:
     """device for the written config: the GPU only when legacydoc.readiness says it would
     run there (the same answer check gives), with the config's compiler."""
     from legacydoc.derive import all_exclusive, compute_modes, gpu_blockers, visible_gpus
@@ -83,7 +84,11 @@ def _gpu_decision(record: Mapping[str, Any], config: EffectiveConfig, compiler: 
                 "start others with THEANO_FLAGS=device=%s1 (and so on)%s" % (device, found, visible, device, hedge)
         return device, "%s: %s" % (device, found)
     why = decision.reasons + ["not known: %s" % u for u in decision.unknown]
-    return "cpu", "cpu: %s. device = %s needs that fixed first (legacydoc check says how)" % ("; ".join(why), device)
+    if decision.reasons:
+        return "cpu", "cpu: %s. device = %s needs that fixed first (legacydoc check says how)" % (
+            "; ".join(why), device)
+    return "cpu", "cpu: %s. device = %s needs those known first (legacydoc check on the machine probes them)" % (
+        "; ".join(why), device)
 
 
 def _cudnn(record: Mapping[str, Any], root: Optional[str], schema_id: str) -> tuple[list[Line], list[str]]:
@@ -93,6 +98,9 @@ def _cudnn(record: Mapping[str, Any], root: Optional[str], schema_id: str) -> tu
                if isinstance(h, Mapping) and h.get("header") == "cudnn.h" and h.get("exists", True) and h.get("major")]
     notes: list[str] = []
     if not headers:
+        if not isinstance(get(record, "cudnn.headers"), list):
+            # never searched (a partial record): nothing is claimed about cuDNN
+            return [], ["cuDNN is not in the record: dnn.enabled stays auto, so Theano uses cuDNN where it finds it"]
         return [], ["no cudnn.h found: Theano will run without cuDNN (dnn.enabled = auto)"]
     modern = schema_id in ("theano-1.0.5", "theano-pymc-1.1.2")
     usable = [h for h in headers if int(h.get("major", 0)) <= 7 or not modern]
@@ -244,7 +252,9 @@ def _generate(record: Mapping[str, Any], config: EffectiveConfig, target: Option
     cxx_default = readiness.theano_cxx(record)
     other_gxx = readiness.usable_gxx(record)
     own_cxx = _working_own_cxx(record, config)
-    compiler = bool(own_cxx) or bool(cxx_default) or bool(other_gxx)
+    # None (not probed) is not "no compiler": readiness then lists it as unknown
+    compiler: Optional[bool] = True if (own_cxx or cxx_default or other_gxx) else (
+        None if cxx_default is None else False)
     # Theano 0.8's working backend is the old one (its cuda backend was experimental).
     device, device_why = _gpu_decision(record, config, compiler)
     lines.append(Line("device", device, device_why))
