@@ -307,6 +307,26 @@ def test_run_starts_stay_linear_on_a_log_of_command_lines() -> None:
 
 # Older or cut-down wordings of known messages, as the field quoted them.
 WORDINGS = {
+    # Lasagne 0.1's own frame, and the call in the user's code
+    "    super(Conv2DLayer, self).__init__(incoming, **kwargs)\n"
+    "TypeError: __init__() got an unexpected keyword argument 'flip_filters'": "lasagne-conv-layer-without-flip-filters",
+    "    net['conv1'] = Conv2DLayer(net['input'], 64, 3, pad=1, flip_filters=False)\n"
+    "TypeError: __init__() got an unexpected keyword argument 'flip_filters'": "lasagne-conv-layer-without-flip-filters",
+    # Python 3's module form, the import form and the attribute form of the early names
+    "AttributeError: module 'lasagne.objectives' has no attribute 'Objective'": "lasagne-name-removed-before-release",
+    "    from lasagne.objectives import categorical_crossentropy, Objective\nImportError: cannot import name Objective":
+        "lasagne-name-removed-before-release",
+    "    obj = lasagne.objectives.Objective(l_out, loss_function=lasagne.objectives.mse)\n"
+    "AttributeError: 'module' object has no attribute 'Objective'": "lasagne-name-removed-before-release",
+    "AttributeError: 'module' object has no attribute 'get_all_non_bias_params'": "lasagne-name-removed-before-release",
+    "AttributeError: module 'lasagne.init' has no attribute 'GlorotUniform_c01b'": "lasagne-name-removed-before-release",
+    # gcc's wording, and clang's as pasted with escaped quotes
+    "op.cpp:42:47: error: exception handling disabled, use '-fexceptions' to enable": "cxx-exceptions-disabled",
+    "error: cannot use \\'throw\\' with exceptions disabled": "cxx-exceptions-disabled",
+    # TensorFlow 1.0's Python shape functions
+    "ValueError: Filter must not be larger than the input: Filter: (3, 1) Input: (1, 80)":
+        "tensorflow-negative-dimension-size",
+
     "GpuArrayException: cuInit: b: ?": "pygpu-cuinit-garbled",  # Theano 6572
     # a retyped copy (deepmedic#69): no space after the full stops, "moved"
     "ValueError:  You are tring to use the old GPU back-end.It was moved from Theano.Use device=cuda* now.":
@@ -579,6 +599,16 @@ NOT_THESE = {
     "TypeError: __init__() got an unexpected keyword argument 'dilation'": "lasagne-keyword-added-after-release",
     "sh: 行 1: 12345 段错误 (核心已转储) cicc -arch compute_30 x.cu": "process-segmentation-fault",
     "sh: line 1: 12345 Segmentation fault /usr/bin/ld -o x.so": "process-segmentation-fault",
+    # flip_filters with no convolution layer's frame before it says nothing about the release
+    "TypeError: __init__() got an unexpected keyword argument 'flip_filters'": "lasagne-conv-layer-without-flip-filters",
+    "    l = DenseLayer(l_in, 10, flip_filters=False)\n"
+    "TypeError: __init__() got an unexpected keyword argument 'flip_filters'": "lasagne-conv-layer-without-flip-filters",
+    # Keras's and Theano's own objectives and concatenate, which every release has
+    "    from keras.objectives import mse\nImportError: cannot import name mse": "lasagne-name-removed-before-release",
+    "AttributeError: module 'keras.objectives' has no attribute 'Objective'": "lasagne-name-removed-before-release",
+    "AttributeError: 'module' object has no attribute 'concatenate'": "lasagne-name-removed-before-release",
+    # a C++ exception thrown at run time, not refused at compile time
+    "terminate called after throwing an instance of 'std::runtime_error'": "cxx-exceptions-disabled",
 }
 
 
