@@ -323,9 +323,19 @@ WORDINGS = {
     # gcc's wording, and clang's as pasted with escaped quotes
     "op.cpp:42:47: error: exception handling disabled, use '-fexceptions' to enable": "cxx-exceptions-disabled",
     "error: cannot use \\'throw\\' with exceptions disabled": "cxx-exceptions-disabled",
-    # TensorFlow 1.0's Python shape functions
+    # TensorFlow 0.x's Python shape functions, in both spellings
     "ValueError: Filter must not be larger than the input: Filter: (3, 1) Input: (1, 80)":
         "tensorflow-negative-dimension-size",
+    "ValueError: filter must not be larger than the input: Filter: [9x9] Input: [1x1]": "tensorflow-negative-dimension-size",
+    # clang's try form; Python 3.7's import form and a layer's removed method
+    "error: cannot use 'try' with exceptions disabled": "cxx-exceptions-disabled",
+    "ImportError: cannot import name 'Objective' from 'lasagne.objectives' (/usr/lib/python3/dist-packages/lasagne/objectives.py)":
+        "lasagne-name-removed-before-release",
+    "AttributeError: 'DenseLayer' object has no attribute 'get_output'": "lasagne-name-removed-before-release",
+    "AttributeError: 'Conv2DDNNLayer' object has no attribute 'get_output_shape'": "lasagne-name-removed-before-release",
+    "AttributeError: module 'keras.backend' has no attribute 'T'": "keras-backend-without-theano-tensor",
+    # a reporter's asterisks for the pids
+    "INFO (theano.gof.compilelock): Waiting for existing lock by process '***' (I am process '***')": "theano-lock-waiting",
 
     "GpuArrayException: cuInit: b: ?": "pygpu-cuinit-garbled",  # Theano 6572
     # a retyped copy (deepmedic#69): no space after the full stops, "moved"
@@ -606,9 +616,20 @@ NOT_THESE = {
     # Keras's and Theano's own objectives and concatenate, which every release has
     "    from keras.objectives import mse\nImportError: cannot import name mse": "lasagne-name-removed-before-release",
     "AttributeError: module 'keras.objectives' has no attribute 'Objective'": "lasagne-name-removed-before-release",
-    "AttributeError: 'module' object has no attribute 'concatenate'": "lasagne-name-removed-before-release",
-    # a C++ exception thrown at run time, not refused at compile time
-    "terminate called after throwing an instance of 'std::runtime_error'": "cxx-exceptions-disabled",
+    # Keras's own layers (Keras 1 removed get_output too), and Keras's InputLayer
+    "AttributeError: 'Dense' object has no attribute 'get_output'": "lasagne-name-removed-before-release",
+    "AttributeError: 'InputLayer' object has no attribute 'get_output'": "lasagne-name-removed-before-release",
+    # flip_filters after an import line that names Conv2DLayer, in another layer's call
+    "from lasagne.layers import Conv2DLayer\n    l = MyLayer(l, flip_filters=False)\n"
+    "TypeError: __init__() got an unexpected keyword argument 'flip_filters'": "lasagne-conv-layer-without-flip-filters",
+    # numpy's transpose on a module, and T missing from another module than Keras's backend
+    "    y = np.T\nAttributeError: 'module' object has no attribute 'T'": "keras-backend-without-theano-tensor",
+    "AttributeError: module 'theano.tensor' has no attribute 'T'": "keras-backend-without-theano-tensor",
+    # clang's other exception diagnostics are not about -fno-exceptions
+    "error: cannot use 'throw' in a function declared noexcept": "cxx-exceptions-disabled",
+    # a lock whose owner Theano names: alive, or on another host; the companion line alone
+    "INFO (theano.gof.compilelock): Waiting for existing lock by process '4242' (I am process '2799')":
+        "theano-lock-waiting-unknown-owner",
 }
 
 

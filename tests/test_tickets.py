@@ -97,3 +97,22 @@ def test_the_log_changes_the_diagnosis(outcomes: tuple[list[corpus.Outcome], lis
     # The log never costs a case the facts alone found.
     lost = [b.case.id for a, b in zip(facts_only, with_log) if a.found and not b.found]
     assert lost == [], lost
+
+
+def test_a_lock_theano_names_an_owner_of_is_not_called_left_behind() -> None:
+    """Theano takes over at once a lock whose owner ran on this host and is gone
+    (compilelock.py), so waiting on a named process is a live one (a pool of workers, thejoker
+    105), and only an unreadable owner ('unknown process', Theano 3723) points at a stale lock."""
+    from legacydoc import logscan
+    from legacydoc.checkup import run_check
+
+    def fired(text: str) -> set[str]:
+        record = {"schema": 1, "packages": {"theano": {"name": "Theano"}},
+                  "log": logscan.log_table(text.encode(), source="log.txt")}
+        return {d.id for d in run_check(record, RULES, source="t").every()}
+
+    tail = "\nINFO (theano.gof.compilelock): To manually release the lock, delete /home/u/.theano/c/lock_dir\n"
+    assert "LD501" in fired("INFO (theano.gof.compilelock): Waiting for existing lock by unknown process "
+                            "(I am process '2799')" + tail)
+    assert "LD501" not in fired("INFO (theano.gof.compilelock): Waiting for existing lock by process '4242' "
+                                "(I am process '2799')" + tail)
