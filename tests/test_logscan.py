@@ -622,12 +622,12 @@ NOT_THESE = {
     # flip_filters after an import line that names Conv2DLayer, in another layer's call
     "from lasagne.layers import Conv2DLayer\n    l = MyLayer(l, flip_filters=False)\n"
     "TypeError: __init__() got an unexpected keyword argument 'flip_filters'": "lasagne-conv-layer-without-flip-filters",
-    # numpy's transpose on a module, and T missing from another module than Keras's backend
-    "    y = np.T\nAttributeError: 'module' object has no attribute 'T'": "keras-backend-without-theano-tensor",
-    "AttributeError: module 'theano.tensor' has no attribute 'T'": "keras-backend-without-theano-tensor",
+    # K.T on an array that turned out None or a list (a kernel matrix in GP code), not a module
+    "    mu = K.T.dot(alpha)\nAttributeError: 'NoneType' object has no attribute 'T'": "keras-backend-without-theano-tensor",
+    "    s = K.T.sum()\nAttributeError: 'list' object has no attribute 'T'": "keras-backend-without-theano-tensor",
     # clang's other exception diagnostics are not about -fno-exceptions
     "error: cannot use 'throw' in a function declared noexcept": "cxx-exceptions-disabled",
-    # a lock whose owner Theano names: alive, or on another host; the companion line alone
+    # a lock whose owner Theano names: most often alive, or on another host
     "INFO (theano.gof.compilelock): Waiting for existing lock by process '4242' (I am process '2799')":
         "theano-lock-waiting-unknown-owner",
 }

@@ -116,3 +116,22 @@ def test_a_lock_theano_names_an_owner_of_is_not_called_left_behind() -> None:
                             "(I am process '2799')" + tail)
     assert "LD501" not in fired("INFO (theano.gof.compilelock): Waiting for existing lock by process '4242' "
                                 "(I am process '2799')" + tail)
+    assert "LD501" not in fired(tail)  # the companion line alone says nothing about the owner
+
+
+def test_k_t_missing_names_the_backend_only_where_keras_exports_it() -> None:
+    """keras.backend re-exports theano_backend's T up to Keras 2.2.4 (import *); 2.2.5 to
+    2.3.1 list their names without it, so K.T fails there on Theano too."""
+    from legacydoc import logscan
+    from legacydoc.checkup import run_check
+
+    log = "    self.x = K.T.tensor4('x')\nAttributeError: 'module' object has no attribute 'T'\n"
+
+    def fired(keras: str) -> set[str]:
+        record = {"schema": 1, "packages": {"theano": {"name": "Theano", "version": "1.0.5"},
+                                            "keras": {"name": "Keras", "version": keras}},
+                  "log": logscan.log_table(log.encode(), source="log.txt")}
+        return {d.id for d in run_check(record, RULES, source="t").every()}
+
+    assert "LD122" in fired("1.2.2")
+    assert "LD122" not in fired("2.3.1")
