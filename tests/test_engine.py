@@ -460,6 +460,32 @@ def _run_log(text: str, rules: Any = None, **record: Any) -> dict[str, Any]:
     return {d.id: d for d in run_check(facts, rules if rules is not None else load_rules(), source="t").diagnoses}
 
 
+
+def test_a_lock_theano_names_an_owner_of_is_not_called_left_behind() -> None:
+    """Theano takes over at once a lock whose owner it matches to this host and finds gone
+    (compilelock.py), so a wait on a named process is most often a live one (a pool of
+    workers, thejoker 105); an unreadable owner ('unknown process', Theano 3723) points at a
+    stale lock, and the companion line alone at neither."""
+    tail = "\nINFO (theano.gof.compilelock): To manually release the lock, delete /home/u/.theano/c/lock_dir\n"
+    theano = {"theano": {"name": "Theano"}}
+    assert "LD501" in _run_log("INFO (theano.gof.compilelock): Waiting for existing lock by unknown process "
+                               "(I am process '2799')" + tail, packages=theano)
+    assert "LD501" not in _run_log("INFO (theano.gof.compilelock): Waiting for existing lock by process '4242' "
+                                   "(I am process '2799')" + tail, packages=theano)
+    assert "LD501" not in _run_log(tail, packages=theano)
+
+
+def test_k_t_missing_names_the_backend_only_where_keras_exports_it() -> None:
+    """keras.backend re-exports theano_backend's T up to Keras 2.2.4 (import *); 2.2.5 to
+    2.3.1 list their names without it, so K.T fails there on Theano too."""
+    log = "    self.x = K.T.tensor4('x')\nAttributeError: 'module' object has no attribute 'T'\n"
+
+    def packages(keras: str) -> dict[str, Any]:
+        return {"theano": {"name": "Theano", "version": "1.0.5"}, "keras": {"name": "Keras", "version": keras}}
+
+    assert "LD122" in _run_log(log, packages=packages("1.2.2"))
+    assert "LD122" not in _run_log(log, packages=packages("2.3.1"))
+
 def test_rules_of_one_cause_are_not_alternatives() -> None:
     # "g++ not available" names one cause, no g++, seen by LD400 and LD401: LD401 is
     # folded under LD400, and neither is offered as the other's rival.

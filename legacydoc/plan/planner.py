@@ -408,11 +408,10 @@ def make_plan(record: Mapping[str, Any], project: Optional[ProjectScan] = None,
               wheels: Optional[Wheels] = None) -> Plan:
     """The plan for these facts (and this project). Raises PlanError when none is possible."""
     wheels = wheels or Wheels.load()
+    # where nothing in the record names the OS the plan is written for Linux, and says so
+    # (a note below): unknown is not Linux
+    os_unknown = machine.recorded_family(record) is None
     os_family = machine.family(record)
-    # family() falls back to Linux when nothing in the record names the OS: the plan is
-    # written for Linux then, and says so (a note below), since unknown is not Linux
-    os_unknown = (os_family not in ("windows", "darwin") and not get(record, "system.os")
-                  and not get(record, "python.platform"))
     if os_family not in ("linux", "windows", "darwin"):
         os_family = "linux"
     key, target_why = choose_target(record, project)

@@ -17,7 +17,13 @@ from legacydoc.versions import small_int
 
 
 def family(record: Mapping[str, Any]) -> str:
-    """'windows', 'linux', 'darwin' (from the system probe, else the target Python)."""
+    """'windows', 'linux', 'darwin' (from the system probe, else the target Python); Linux
+    where nothing in the record names the OS."""
+    return recorded_family(record) or "linux"
+
+
+def recorded_family(record: Mapping[str, Any]) -> Optional[str]:
+    """The OS family the record shows, or None where nothing in it names one."""
     os_name = get(record, "system.os")
     if isinstance(os_name, str) and os_name:
         return os_name
@@ -33,7 +39,7 @@ def family(record: Mapping[str, Any]) -> str:
         path = fact.get("path", "") if isinstance(fact, Mapping) else ""
         if "\\" in path or (len(path) > 1 and path[1] == ":"):
             return "windows"
-    return "linux"
+    return None
 
 
 def is_windows(record: Mapping[str, Any]) -> bool:

@@ -253,8 +253,7 @@ def _generate(record: Mapping[str, Any], config: EffectiveConfig, target: Option
     other_gxx = readiness.usable_gxx(record)
     own_cxx = _working_own_cxx(record, config)
     # None (not probed) is not "no compiler": readiness then lists it as unknown
-    compiler: Optional[bool] = True if (own_cxx or cxx_default or other_gxx) else (
-        None if cxx_default is None else False)
+    compiler = True if (own_cxx or other_gxx) else readiness.compiler_usable(record)
     # Theano 0.8's working backend is the old one (its cuda backend was experimental).
     device, device_why = _gpu_decision(record, config, compiler)
     lines.append(Line("device", device, device_why))
